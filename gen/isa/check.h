@@ -1,0 +1,42 @@
+/// @file check.h
+/// @brief check_program: every contract of the seed, over the static program
+/// and its dynamic issue stream; and assemble(), which refuses a program
+/// that breaks one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "isa/program.h"
+
+namespace tpugen {
+
+/// One broken contract. `rule` is the contract id from the spec
+/// (spec.contracts[].id, e.g. "ar_raw_dist", "loop_balance"); tests assert it.
+struct Violation {
+  std::string rule;
+  std::size_t pc = 0;  ///< static instruction index
+  int line = 0;        ///< its source line, 0 when none
+  std::string message; ///< names the instruction, the operand and the values
+};
+
+struct CheckResult {
+  std::vector<Violation> violations;
+  std::vector<Issue> issues;         ///< the expanded stream, when control flow allowed expanding
+  std::vector<std::int64_t> header;  ///< header counts, in spec.header order, when computed
+  [[nodiscard]] bool ok() const { return violations.empty(); }
+  /// "<source>:<line>: instruction 3 (mm): [ar_raw_dist] ..." one per line.
+  [[nodiscard]] std::string report(const std::string& source) const;
+};
+
+/// Check every contract. Never throws for a bad program: each problem is a
+/// Violation naming the instruction index, its source line and the rule.
+CheckResult check_program(const Isa& isa, const Program& program);
+
+/// check_program, then encode_image. Throws tpugen::Error with rule
+/// "check.<contract id>" of the first violation and every violation listed
+/// in the message.
+std::vector<std::uint64_t> assemble(const Isa& isa, const Program& program);
+
+}  // namespace tpugen
