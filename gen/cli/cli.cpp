@@ -1,0 +1,78 @@
+#include "cli/cli.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+#include "isa/assembler.h"
+#include "isa/image.h"
+
+namespace tpugen::cli {
+
+namespace {
+const char* getenv_reader(const char* name) { return std::getenv(name); }
+
+std::string flag_form(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
+  return s;
+}
+}  // namespace
+
+Params Context::params() const { return resolve_params(spec, flags, getenv_reader); }
+
+Isa Context::isa() const { return Isa(spec, legal_params(spec, flags, getenv_reader)); }
+
+void add_param_flags(CLI::App& cmd, Context& ctx) {
+  for (const auto& p : ctx.spec.parameters) {
+    std::vector<std::string> names{"--" + flag_form(p.name)};
+    if (p.name.size() == 1) names.push_back("--" + p.name);
+    const std::string prefix = "TPU_";
+    if (p.env.rfind(prefix, 0) == 0) {
+      const std::string alias = "--" + flag_form(p.env.substr(prefix.size()));
+      if (std::find(names.begin(), names.end(), alias) == names.end()) names.push_back(alias);
+    }
+    std::string joined;
+    for (const auto& n : names) joined += (joined.empty() ? "" : ",") + n;
+    const std::string name = p.name;
+    cmd.add_option_function<std::int64_t>(
+           joined, [&ctx, name](const std::int64_t& v) { ctx.flags[name] = v; },
+           fmt::format("{} (env {}, default {})", p.role, p.env, p.default_value.text()))
+        ->group("Build parameters");
+  }
+}
+
+GemmShape parse_shape(const std::string& text) {
+  GemmShape s;
+  std::int64_t* dims[] = {&s.m, &s.k, &s.n};
+  std::size_t pos = 0;
+  for (int i = 0; i < 3; ++i) {
+    std::size_t end = pos;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == pos || end - pos > 9)
+      throw Error("cli.shape", fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
+    *dims[i] = std::stoll(text.substr(pos, end - pos));
+    pos = end;
+    if (i < 2) {
+      if (pos >= text.size() || (text[pos] != 'x' && text[pos] != 'X'))
+        throw Error("cli.shape", fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
+      ++pos;
+    }
+  }
+  if (pos != text.size() || s.m <= 0 || s.k <= 0 || s.n <= 0)
+    throw Error("cli.shape", fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
+  return s;
+}
+
+Program load_program(const Isa& isa, const std::string& path) {
+  auto ends_with = [&](std::string_view s) {
+    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends_with(".bin") || ends_with(".hex") || ends_with(".mem")) return decode_image(isa, read_image(path), path);
+  if (ends_with(".s") || ends_with(".asm") || ends_with(".tpu")) return parse_assembly_file(isa, path);
+  throw Error("cli.file_type",
+              fmt::format("'{}': a program is assembly (.s, .asm, .tpu) or an image (.bin, .hex, .mem)", path), SourceLoc{path});
+}
+
+}  // namespace tpugen::cli

@@ -1,0 +1,100 @@
+// tpugen asm | disasm | check: assembly <-> images, and the contract checker.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "cli/cli.h"
+#include "isa/assembler.h"
+#include "isa/check.h"
+#include "isa/image.h"
+
+namespace tpugen::cli {
+
+namespace {
+bool is_hex_path(const std::string& p) {
+  const auto ext = std::filesystem::path(p).extension().string();
+  return ext == ".hex" || ext == ".mem";
+}
+
+void print_header(const Isa& isa, const std::vector<std::int64_t>& counts) {
+  const Spec& spec = isa.spec();
+  for (std::size_t e = 0; e < spec.header.size(); ++e)
+    fmt::print("# imem[{}][{}:{}] {:<16} = {}\n", spec.header[e].word, spec.header[e].lsb + spec.header[e].width - 1,
+               spec.header[e].lsb, spec.header[e].name, counts[e]);
+}
+}  // namespace
+
+Command asm_command() {
+  return {"asm", "Assemble (and check) a program into an image: little-endian 64-bit words (.bin) or $readmemh hex (.hex).\n"
+                 "Example: tpugen asm examples/asm/gemm_8x8x8.s -o gemm.hex",
+          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            add_param_flags(sub, ctx);
+            auto in = std::make_shared<std::string>();
+            auto out = std::make_shared<std::string>();
+            sub.add_option("source", *in, "assembly source")->required();
+            sub.add_option("-o,--out", *out, "the image (default: the source with .bin); .hex or .mem writes hex");
+            return [&ctx, in, out]() {
+              const Isa isa = ctx.isa();
+              const Program p = parse_assembly_file(isa, *in);
+              const CheckResult r = check_program(isa, p);
+              if (!r.ok()) {
+                fmt::print(stderr, "{}", r.report(*in));
+                fmt::print(stderr, "tpugen: {} contract violation(s); nothing written\n", r.violations.size());
+                return kFail;
+              }
+              const auto words = encode_image(isa, p);
+              std::string path = *out;
+              if (path.empty()) path = std::filesystem::path(*in).replace_extension(".bin").string();
+              if (is_hex_path(path)) write_image_hex(path, words);
+              else write_image_bin(path, words);
+              fmt::print("{}: {} instructions, {} issues, {} words -> {}\n", *in, p.instrs.size(), r.issues.size(),
+                         words.size(), path);
+              print_header(isa, r.header);
+              return kOk;
+            };
+          }};
+}
+
+Command disasm_command() {
+  return {"disasm", "Disassemble an image (.bin or .hex) into assembly, header counts as comments.\n"
+                    "Example: tpugen disasm gemm.hex",
+          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            add_param_flags(sub, ctx);
+            auto in = std::make_shared<std::string>();
+            sub.add_option("image", *in, "program image")->required()->check(CLI::ExistingFile);
+            return [&ctx, in]() {
+              const Isa isa = ctx.isa();
+              const auto words = read_image(*in);
+              const Program p = decode_image(isa, words, *in);
+              fmt::print("# {}: {} instructions\n", *in, p.instrs.size());
+              print_header(isa, unpack_header(isa, words));
+              fmt::print("{}", disassemble(isa, p));
+              return kOk;
+            };
+          }};
+}
+
+Command check_command() {
+  return {"check", "Check a program (assembly or image) against every contract of the spec.\n"
+                   "Example: tpugen check my_program.s",
+          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            add_param_flags(sub, ctx);
+            auto in = std::make_shared<std::string>();
+            sub.add_option("program", *in, "assembly (.s .asm .tpu) or image (.bin .hex .mem)")->required();
+            return [&ctx, in]() {
+              const Isa isa = ctx.isa();
+              const Program p = load_program(isa, *in);
+              const CheckResult r = check_program(isa, p);
+              if (!r.ok()) {
+                fmt::print(stderr, "{}", r.report(*in));
+                fmt::print(stderr, "tpugen: {} contract violation(s)\n", r.violations.size());
+                return kFail;
+              }
+              fmt::print("{}: {} instructions, {} issues: every contract holds\n", *in, p.instrs.size(), r.issues.size());
+              print_header(isa, r.header);
+              return kOk;
+            };
+          }};
+}
+
+}  // namespace tpugen::cli
