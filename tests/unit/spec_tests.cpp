@@ -1,0 +1,184 @@
+#include <catch2/catch.hpp>
+
+#include "test_support.h"
+
+using namespace tpugen;
+using tpugen::test::read_text;
+using tpugen::test::shipped_spec;
+using tpugen::test::spec_path;
+
+namespace {
+
+/// The shipped spec with one exact substring replaced; the replacement must
+/// exist so a test cannot silently check nothing.
+std::string mutated(const std::string& from, const std::string& to) {
+  std::string text = read_text(spec_path());
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return text;
+}
+
+int line_of(const std::string& text, const std::string& needle) {
+  const auto at = text.find(needle);
+  REQUIRE(at != std::string::npos);
+  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+/// Load mutated text and return the error; fails the test if it loads.
+Error load_error(const std::string& text) {
+  try {
+    (void)load_spec_text(text, "bad.yaml");
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("the mutated spec loaded");
+  return Error("none", "");
+}
+
+}  // namespace
+
+TEST_CASE("the shipped spec loads and holds the seed's encoding", "[spec]") {
+  const Spec& s = shipped_spec();
+  CHECK(s.name == "TinyTPU-isa");
+  CHECK(s.iwords == 2);
+  CHECK(s.nhdr == 8);
+  CHECK(s.sha256.size() == 64);
+  struct F {
+    const char* name;
+    int lsb, width;
+    std::int64_t max;
+  };
+  for (const F& f : {F{"op", 0, 6, 31}, F{"f0", 6, 12, 2047}, F{"f1", 18, 12, 2047}, F{"f2", 30, 12, 2047},
+                     F{"f3", 42, 12, 2047}, F{"nr", 54, 8, 127}}) {
+    INFO(f.name);
+    const Field* field = s.field(f.name);
+    REQUIRE(field);
+    CHECK(field->lsb == f.lsb);
+    CHECK(field->width == f.width);
+    CHECK(field->usable_max == f.max);
+  }
+  CHECK(s.term.count == 3);
+  CHECK(s.term.width == 19);
+  CHECK(s.term.subfield("target").usable_max == 7);
+  CHECK(s.term.subfield("level").usable_max == 3);
+  CHECK(s.term.subfield("stride").lsb == 7);
+  CHECK(s.term.subfield("stride").usable_max == 2047);
+  CHECK(s.isa_constant("LOOP_DEPTH") == 4);
+  CHECK(s.isa_constant("AR_RAW_DIST") == 4);
+  // The opcode numbers of the seed's table.
+  const std::pair<const char*, int> ops[] = {{"nop", 0}, {"dma_ld", 1}, {"dma_st", 2}, {"vld", 3}, {"mm", 4}, {"vadd", 5},
+                                              {"vrelu", 6}, {"mvout", 7}, {"loop", 8}, {"endloop", 9}, {"vaddrelu", 10}};
+  for (const auto& [name, value] : ops) CHECK(s.opcode_named(name).value == value);
+  CHECK(s.opcode_named("dma_st").retired.has_value());
+  CHECK(s.opcode_named("mm").operand("acc")->field == "f2");
+  CHECK(s.opcode_named("mm").operand("acc")->legal->values == std::vector<std::int64_t>{0, 1});
+  CHECK(s.header.size() == 10);
+}
+
+TEST_CASE("spec validation names the file, the line and the rule", "[spec]") {
+  SECTION("overlapping fields") {
+    const std::string text = mutated("{name: f1, lsb: 18,", "{name: f1, lsb: 17,");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.field_overlap");
+    CHECK(e.where().file == "bad.yaml");
+    CHECK(e.where().line == line_of(text, "{name: f1, lsb: 17,"));
+    CHECK_THAT(e.message(), Catch::Contains("f1") && Catch::Contains("f0"));
+  }
+  SECTION("a field wider than its word") {
+    const std::string text = mutated("{name: nr, lsb: 54, width: 8,", "{name: nr, lsb: 60, width: 8,");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.field_too_wide");
+    CHECK(e.where().line == line_of(text, "{name: nr, lsb: 60"));
+  }
+  SECTION("AGU terms wider than word 1") {
+    CHECK(load_error(mutated("      width: 19\n", "      width: 22\n")).rule() == "spec.field_too_wide");
+  }
+  SECTION("a reused opcode number") {
+    const std::string text = mutated("  - value: 10\n    name: vaddrelu", "  - value: 5\n    name: vaddrelu");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.opcode_reused");
+    CHECK_THAT(e.message(), Catch::Contains("vadd") && Catch::Contains("vaddrelu"));
+    CHECK(e.where().line == line_of(text, "  - value: 5\n    name: vaddrelu"));
+  }
+  SECTION("an opcode past the op field") {
+    CHECK(load_error(mutated("  - value: 10\n    name: vaddrelu", "  - value: 40\n    name: vaddrelu")).rule() ==
+          "spec.opcode_range");
+  }
+  SECTION("an action naming an unknown unit") {
+    const std::string text = mutated("{opcode: vld, unit: spm, port: sp2vr, kind: emit", "{opcode: vld, unit: spx, port: sp2vr, kind: emit");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.unknown_unit");
+    CHECK(e.where().line == line_of(text, "unit: spx"));
+  }
+  SECTION("an action naming a port its unit lacks") {
+    CHECK(load_error(mutated("{opcode: vld, unit: spm, port: sp2vr, kind: emit", "{opcode: vld, unit: spm, port: acol, kind: emit"))
+              .rule() == "spec.unknown_port");
+  }
+  SECTION("an action naming an unknown operand") {
+    const Error e = load_error(mutated("kind: read, state: spad, base: spad0,", "kind: read, state: spad, base: spad9,"));
+    CHECK(e.rule() == "spec.unknown_operand");
+    CHECK_THAT(e.message(), Catch::Contains("spad9"));
+  }
+  SECTION("an action naming an unknown memory") {
+    CHECK(load_error(mutated("kind: read, state: spad, base: spad0,", "kind: read, state: spud, base: spad0,")).rule() ==
+          "spec.unknown_memory");
+  }
+  SECTION("an unknown identifier in an action's expression") {
+    const std::string text = mutated("items: T + 1}", "items: T + ONE}");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.unknown_name");
+    CHECK_THAT(e.message(), Catch::Contains("ONE"));
+    CHECK(e.where().line == line_of(text, "items: T + ONE}"));
+  }
+  SECTION("an unknown identifier in a parameter default") {
+    CHECK(load_error(mutated("default: \"max(TEST_WINDOW, OPERAND_ROWS)\"", "default: \"max(TEST_WINDOW, OPERAND_ROWZ)\"")).rule() == "spec.unknown_name");
+  }
+  SECTION("a syntax error in an expression points into it") {
+    const std::string text = mutated("only_if: acc == 1}", "only_if: acc === 1}");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "expr.syntax");
+    CHECK(e.where().line == line_of(text, "acc === 1"));
+  }
+  SECTION("an unknown key") {
+    const std::string text = mutated("  - name: sequencer\n    ii: 1", "  - name: sequencer\n    iii: 1\n    ii: 1");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.unknown_key");
+    CHECK_THAT(e.message(), Catch::Contains("iii"));
+    CHECK(e.where().line == line_of(text, "iii: 1"));
+  }
+  SECTION("a missing key") {
+    CHECK(load_error(mutated("  - name: sequencer\n    ii: 1\n", "  - name: sequencer\n")).rule() == "spec.missing_key");
+  }
+  SECTION("a wrong type") {
+    CHECK(load_error(mutated("word_bits: 64", "word_bits: sixty-four")).rule() == "spec.type");
+  }
+  SECTION("a header slice overlapping another") {
+    CHECK(load_error(mutated("{word: 4, lsb: 16, width: 16, name: mm_rows", "{word: 4, lsb: 8, width: 16, name: mm_rows")).rule() ==
+          "spec.field_overlap");
+  }
+  SECTION("two fields with one AGU target") {
+    CHECK(load_error(mutated("agu_target: 4}", "agu_target: 3}")).rule() == "spec.duplicate_target");
+  }
+  SECTION("an operand in a field that is not an operand field") {
+    CHECK(load_error(mutated("{name: vr0, field: f0,", "{name: vr0, field: nr,")).rule() == "spec.unknown_field");
+  }
+  SECTION("a YAML syntax error") {
+    const Error e = load_error(mutated("name: TinyTPU-isa", "name: [TinyTPU-isa"));
+    CHECK(e.rule() == "spec.yaml");
+    CHECK(e.where().line > 0);
+  }
+  SECTION("a loop stack deeper than the level subfield can name") {
+    CHECK(load_error(mutated("{name: LOOP_DEPTH,  value: 4,", "{name: LOOP_DEPTH,  value: 5,")).rule() == "spec.field_too_narrow");
+  }
+}
+
+TEST_CASE("a missing spec file is a clear error", "[spec]") {
+  try {
+    (void)load_spec("/nonexistent/spec.yaml");
+    FAIL("loaded");
+  } catch (const Error& e) {
+    CHECK(e.rule() == "spec.io");
+    CHECK_THAT(std::string(e.what()), Catch::Contains("/nonexistent/spec.yaml"));
+  }
+}
