@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Install everything tpugen needs on Debian 12, from Debian's packages.
+# Run as root (or with sudo). Safe to run again.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev catch2 libssl-dev
+  python3 python3-numpy
+)
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "ci/install-deps.sh: run as root (e.g. sudo ci/install-deps.sh)" >&2
+  exit 2
+fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "ci/install-deps.sh: all ${#packages[@]} packages present"
