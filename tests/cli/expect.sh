@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# expect.sh EXIT REGEX -- COMMAND...
+# Run COMMAND; pass when it exits with EXIT and its combined output matches
+# the extended regular expression REGEX. Prints the output either way.
+set -u
+want_exit="$1"; regex="$2"; shift 2
+[ "$1" = "--" ] && shift
+out="$("$@" 2>&1)"; code=$?
+printf '%s\n' "$out"
+if [ "$code" -ne "$want_exit" ]; then
+  echo "expect.sh: exit code $code, expected $want_exit" >&2
+  exit 1
+fi
+if ! printf '%s\n' "$out" | grep -Eq -- "$regex"; then
+  echo "expect.sh: output does not match: $regex" >&2
+  exit 1
+fi
