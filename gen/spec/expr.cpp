@@ -313,6 +313,7 @@ std::int64_t eval_node(const ExprNode& n, const Scope& scope) {
       if (op == "%") return a - floor_div(a, b, n.offset) * b;
       if (op == "**") {
         if (b < 0) throw ExprError("expr.negative_power", "negative exponent", n.offset);
+        if (a == -1) return (b % 2 == 0) ? 1 : -1;  // the loop below stops once acc is 0 or 1
         std::int64_t acc = 1;
         for (std::int64_t i = 0; i < b; ++i) {
           if (__builtin_mul_overflow(acc, a, &acc))
