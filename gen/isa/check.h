@@ -19,6 +19,7 @@ struct Violation {
   std::size_t pc = 0;  ///< static instruction index
   int line = 0;        ///< its source line, 0 when none
   std::string message; ///< names the instruction, the operand and the values
+  std::string opcode;  ///< the opcode's name ("mm"), or "opcode 40" when the spec has none
 };
 
 struct CheckResult {
