@@ -13,6 +13,7 @@
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "isa/program.h"
@@ -32,9 +33,11 @@ class Model {
  public:
   explicit Model(const Isa& isa);
 
-  /// Host-side memories with a DRAM layout (A, B, C): rows x (rows) int8
-  /// values, row-major, rows = the spec's dram.rows (MAXDIM). Throws
-  /// tpugen::Error("model.size") for a wrong size.
+  /// Host-side memories with a DRAM layout (A, B, C): the memory's depth
+  /// (MAXDIM * MAXDIM) int8 values, row-major, dram.rows (MAXDIM) rows of
+  /// depth / dram.rows lanes. Throws tpugen::Error("model.size") for a wrong
+  /// size and Error("model.memory") for a memory without a DRAM layout.
+  /// Host memories count as written from the start (their initial value is 0).
   void set_dram(std::string_view memory, std::vector<std::int8_t> bytes);
   [[nodiscard]] const std::vector<std::int8_t>& dram(std::string_view memory) const;
 
@@ -44,7 +47,11 @@ class Model {
   /// Decode an image (header + instructions) and run it.
   void run_image(std::span<const std::uint64_t> words);
 
-  /// On-chip memory rows (spad, vr, ar): lane values, sign-extended.
+  /// On-chip memory rows (spad, vr, ar): lane values, sign-extended. Every
+  /// on-chip row starts 0 and unwritten (the hardware clears nothing). For a
+  /// DRAM memory, a row is one DRAM row; depth() is then dram.rows. Throws
+  /// Error("model.memory") for an unknown memory, Error("model.bounds") for a
+  /// row outside it.
   [[nodiscard]] std::vector<std::int64_t> row(std::string_view memory, std::int64_t index) const;
   [[nodiscard]] bool written(std::string_view memory, std::int64_t index) const;
   [[nodiscard]] std::int64_t depth(std::string_view memory) const;
@@ -57,8 +64,25 @@ class Model {
   [[nodiscard]] std::size_t issues() const { return issues_; }
 
  private:
-  struct Store;  // defined in model.cpp
+  /// How one memory is laid out, from its depth and row_bits expressions and its format.
+  struct Layout {
+    const Memory* memory = nullptr;
+    std::int64_t depth = 0;       ///< rows (on-chip), or lanes in all (DRAM)
+    std::int64_t lanes = 0;       ///< lanes per row (on-chip), or per depth entry (DRAM)
+    std::int64_t lo = 0, hi = 0;  ///< the range of one lane in the memory's format
+    std::int64_t dram_rows = 0;   ///< DRAM: rows, lanes per row, lanes per packed word
+    std::int64_t dram_row_lanes = 0;
+    std::int64_t packed_lanes = 0;
+    [[nodiscard]] bool dram() const { return dram_rows > 0; }
+    [[nodiscard]] std::int64_t words_per_row() const { return dram_row_lanes / packed_lanes; }
+  };
+  struct Executor;  ///< one issue's execution over the actions table; defined in model.cpp
+
+  [[nodiscard]] const Layout& layout(std::string_view memory) const;
+  void check_actions() const;
+
   const Isa* isa_;
+  std::map<std::string, Layout, std::less<>> layouts_;
   std::map<std::string, std::vector<std::vector<std::int64_t>>, std::less<>> rows_;
   std::map<std::string, std::vector<bool>, std::less<>> written_;
   std::map<std::string, std::vector<std::int8_t>, std::less<>> dram_;
