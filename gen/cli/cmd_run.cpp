@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "isa/image.h"
 #include "isa/check.h"
+#include "isa/limits.h"
 #include "model/gemm_job.h"
 #include "model/model.h"
 #include "model/npy.h"
@@ -43,6 +44,17 @@ void write_json(const std::string& path, const nlohmann::ordered_json& j) {
 int run_gemm(const Isa& isa, const RunOpts& o) {
   const std::int64_t maxdim = isa.param("MAXDIM"), t = isa.param("T");
   const GemmShape s = o.shape.empty() ? GemmShape{maxdim, maxdim, maxdim} : parse_shape(o.shape);
+  // Refuse a shape the program limits refuse, naming the limit, before
+  // anything is built.
+  const GemmLimits lim = gemm_limits(isa, s);
+  if (!(o.split ? lim.split_fits : lim.fits)) {
+    std::string why;
+    for (const auto& l : o.split ? lim.split : lim.limits)
+      if (!l.fits) why += fmt::format("\n  {}: {}{}", l.name, l.rule, l.detail.empty() ? "" : " (" + l.detail + ")");
+    fmt::print(stderr, "tpugen: GEMM {}x{}x{} does not fit T={} MAXDIM={}:{}\n", s.m, s.k, s.n, t, maxdim, why);
+    if (!o.split && lim.split_fits) fmt::print(stderr, "tpugen: it fits only with --split-operand-load\n");
+    return kFail;
+  }
   std::mt19937_64 rng(o.seed);
   GemmJob job;
   job.shape = s;
