@@ -26,7 +26,7 @@ void print_header(const Isa& isa, const std::vector<std::int64_t>& counts) {
 
 Command asm_command() {
   return {"asm", "Assemble (and check) a program into an image: little-endian 64-bit words (.bin) or $readmemh hex (.hex).\n"
-                 "Example: tpugen asm examples/asm/gemm_8x8x8.s -o gemm.hex",
+                 "Example: tpugen asm examples/asm/gemm_8x8x8.asm -o gemm.hex",
           [](CLI::App& sub, Context& ctx) -> std::function<int()> {
             add_param_flags(sub, ctx);
             auto in = std::make_shared<std::string>();

@@ -639,7 +639,7 @@ class Checker {
       add("header_fits", header_culprit(h), h.name,
           fmt::format("header count {} = {} does not fit {} bits: its {}-bit slice imem[{}][{}:{}] carries 0 .. {} "
                       "(this instruction's issue takes it past)",
-                      h.name, c, h.width - 1, h.width, h.word, h.lsb + h.width, h.lsb, h.usable_max));
+                      h.name, c, h.width - 1, h.width, h.word, h.lsb + h.width - 1, h.lsb, h.usable_max));
     }
   }
 

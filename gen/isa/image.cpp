@@ -50,7 +50,7 @@ std::vector<std::uint64_t> pack_header(const Isa& isa, const std::vector<std::in
     if (counts[e] < 0 || counts[e] > h.usable_max)
       throw Error("header.overflow",
                   fmt::format("header count {} = {} does not fit its {}-bit slice imem[{}][{}:{}] (0 .. {})", h.name,
-                              counts[e], h.width, h.word, h.lsb + h.width, h.lsb, h.usable_max));
+                              counts[e], h.width, h.word, h.lsb + h.width - 1, h.lsb, h.usable_max));
     words[static_cast<std::size_t>(h.word)] |= static_cast<std::uint64_t>(counts[e]) << h.lsb;
   }
   return words;

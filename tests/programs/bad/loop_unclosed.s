@@ -1,0 +1,4 @@
+# expect: asm.loop_balance line 3
+nop
+loop i 2
+  nop
