@@ -70,10 +70,18 @@ std::vector<std::vector<const Port*>> port_groups(const Unit& u) {
 std::int64_t unit_cost(const Isa& isa, const Opcode& op, std::string_view unit, const std::vector<std::int64_t>& fields) {
   const Unit* u = isa.spec().unit(unit);
   if (!u) throw Error("spec.unknown_unit", fmt::format("no unit '{}'", unit));
+  // Items per port of this unit, from one pass over the active actions.
+  std::map<std::string_view, std::int64_t> items;
+  for (const Action* a : active_actions(isa, op, fields))
+    if (a->unit == unit) items[a->port] += action_items(isa, *a, op, fields);
+  if (items.empty()) return 0;
   std::int64_t best = 0;
   for (const auto& group : port_groups(*u)) {
     std::int64_t steps = 0;
-    for (const Port* p : group) steps += ceil_div(port_items(isa, op, unit, p->name, fields), p->rate);
+    for (const Port* p : group) {
+      auto it = items.find(p->name);
+      if (it != items.end()) steps += ceil_div(it->second, p->rate);
+    }
     best = std::max(best, steps);
   }
   return best;
