@@ -343,6 +343,39 @@ std::int64_t eval_node(const ExprNode& n, const Scope& scope) {
   throw ExprError("expr.internal", "malformed expression", n.offset);
 }
 
+std::string render_sv_node(const ExprNode& n, const std::function<std::string(std::string_view)>& name) {
+  auto sub = [&](std::size_t i) { return render_sv_node(*n.args[i], name); };
+  switch (n.kind) {
+    case NodeKind::Number:
+      return std::to_string(n.value);
+    case NodeKind::Name:
+      return name(n.name);
+    case NodeKind::Conditional:
+      return fmt::format("({} ? {} : {})", sub(0), sub(1), sub(2));
+    case NodeKind::Call: {
+      if (n.name == "abs") return fmt::format("(({0}) < 0 ? -({0}) : ({0}))", sub(0));
+      std::string acc = sub(0);
+      const char* cmp = n.name == "min" ? "<" : ">";
+      for (std::size_t i = 1; i < n.args.size(); ++i) {
+        const std::string b = sub(i);
+        acc = fmt::format("(({0}) {2} ({1}) ? ({0}) : ({1}))", acc, b, cmp);
+      }
+      return acc;
+    }
+    case NodeKind::Unary:
+      if (n.name == "not") return fmt::format("(!{})", sub(0));
+      return fmt::format("({}{})", n.name, sub(0));
+    case NodeKind::Binary: {
+      std::string op = n.name;
+      if (op == "and") op = "&&";
+      else if (op == "or") op = "||";
+      else if (op == "//") op = "/";
+      return fmt::format("({} {} {})", sub(0), op, sub(1));
+    }
+  }
+  return "?";
+}
+
 void collect_names(const ExprNode& n, std::set<std::string>& out) {
   if (n.kind == NodeKind::Name) out.insert(n.name);
   for (const auto& a : n.args) collect_names(*a, out);
@@ -362,6 +395,11 @@ Expr Expr::constant(std::int64_t value) { return parse(std::to_string(value)); }
 std::int64_t Expr::eval(const Scope& scope) const {
   if (!root_) throw ExprError("expr.empty", "empty expression", 0);
   return eval_node(*root_, scope);
+}
+
+std::string Expr::render_sv(const std::function<std::string(std::string_view)>& name_text) const {
+  if (!root_) throw ExprError("expr.empty", "empty expression", 0);
+  return render_sv_node(*root_, name_text);
 }
 
 std::set<std::string> Expr::names() const {

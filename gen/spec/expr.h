@@ -50,6 +50,14 @@ class Expr {
   [[nodiscard]] const std::string& text() const { return text_; }
   [[nodiscard]] bool empty() const { return root_ == nullptr; }
 
+  /// The expression in SystemVerilog syntax, fully parenthesised, with every
+  /// name replaced by `name_text(name)` (throw from it to refuse a name).
+  /// `//` becomes `/` and `%` stays `%`: the callers render expressions over
+  /// non-negative values (fields, counts, parameters), where they agree.
+  /// and/or/not become && || !, `a if c else b` becomes `c ? a : b`, min/max
+  /// become conditionals, and integer literals are written unsized.
+  [[nodiscard]] std::string render_sv(const std::function<std::string(std::string_view)>& name_text) const;
+
  private:
   std::shared_ptr<const ExprNode> root_;
   std::string text_;

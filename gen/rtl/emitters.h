@@ -1,0 +1,24 @@
+/// @file emitters.h
+/// @brief One function per generated SystemVerilog module. Each returns the
+/// whole file text, starting with ctx.file_header(). The table in
+/// generate.cpp lists them; there is no self-registration.
+#pragma once
+
+#include <string>
+
+#include "rtl/rtl_context.h"
+
+namespace tpugen::rtl {
+
+std::string emit_tpu_pkg(const RtlContext& ctx);        ///< constants and the dispatched instruction type
+std::string emit_tpu_top(const RtlContext& ctx);        ///< units, channels and memory ports
+std::string emit_tpu_sequencer(const RtlContext& ctx);  ///< fetch, header, loop stack, AGU, dispatch, faults
+std::string emit_tpu_dma_ld(const RtlContext& ctx);     ///< operand reads from A and B
+std::string emit_tpu_spm(const RtlContext& ctx);        ///< the scratchpad unit
+std::string emit_tpu_vru(const RtlContext& ctx);        ///< the vector register unit
+std::string emit_tpu_array(const RtlContext& ctx);      ///< the T x T weight-stationary array
+std::string emit_tpu_pe(const RtlContext& ctx);         ///< one processing element
+std::string emit_tpu_accu(const RtlContext& ctx);       ///< the accumulator unit
+std::string emit_tpu_dma_st(const RtlContext& ctx);     ///< results to C
+
+}  // namespace tpugen::rtl

@@ -1,0 +1,66 @@
+// tpu_fifo: a valid/ready stream FIFO.
+//
+// Hand-written primitive of tpugen, copied unchanged into every generated
+// configuration. Stream rule (PULP common_cells): valid_o never depends on
+// ready_i; once valid_o rises, data_o holds until the handshake.
+//
+// Parameters:
+//   Width  bits of one item
+//   Depth  items it holds (>= 1); the stream depth QD of the spec
+module tpu_fifo #(
+  parameter int Width = 8,
+  parameter int Depth = 2
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // input stream
+  input  logic             valid_i,
+  output logic             ready_o,
+  input  logic [Width-1:0] data_i,
+  // output stream
+  output logic             valid_o,
+  input  logic             ready_i,
+  output logic [Width-1:0] data_o,
+  // items held
+  output logic [$clog2(Depth+1)-1:0] usage_o
+);
+
+  localparam int PtrW = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam int CntW = $clog2(Depth + 1);
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [PtrW-1:0]  rptr_q, wptr_q;
+  logic [CntW-1:0]  count_q;
+
+  logic push, pop;
+  assign ready_o = (count_q != CntW'(Depth));
+  assign valid_o = (count_q != '0);
+  assign push    = valid_i & ready_o;
+  assign pop     = valid_o & ready_i;
+  assign data_o  = mem_q[rptr_q];
+  assign usage_o = count_q;
+
+  function automatic logic [PtrW-1:0] next_ptr(input logic [PtrW-1:0] ptr);
+    if (ptr == PtrW'(Depth - 1)) next_ptr = '0;
+    else next_ptr = ptr + PtrW'(1);
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rptr_q  <= '0;
+      wptr_q  <= '0;
+      count_q <= '0;
+    end else begin
+      if (push) wptr_q <= next_ptr(wptr_q);
+      if (pop) rptr_q <= next_ptr(rptr_q);
+      if (push && !pop) count_q <= count_q + CntW'(1);
+      else if (pop && !push) count_q <= count_q - CntW'(1);
+    end
+  end
+
+  // Storage holds data only; it needs no reset.
+  always_ff @(posedge clk_i) begin
+    if (push) mem_q[wptr_q] <= data_i;
+  end
+
+endmodule
