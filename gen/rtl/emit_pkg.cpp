@@ -84,6 +84,10 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
   o += "\n  // Widths of a dispatched instruction.\n";
   o += fmt::format("  localparam int FIELD_W = {};\n  localparam int COUNT_W = {};\n", ctx.field_width(),
                    ctx.count_width());
+  int operand_fields = 0;
+  for (const auto& f : s.word0) operand_fields += f.agu_target ? 1 : 0;
+  o += fmt::format("  localparam int INSTR_W = {};  // bits of instr_t\n",
+                   ctx.count_width() + ctx.nr_width() + operand_fields * ctx.field_width() + ctx.op_width());
 
   o += "\n  // Fault codes (fault_o).\n";
   const char* faults[][2] = {{"NONE", "no fault"},
