@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# gates.sh TPUGEN WORKDIR [parameter flags...]
+# The portability gates on one generated configuration: Verilator -Wall lint
+# with no warning, Yosys 0.23 (read_verilog -sv, hierarchy -check, proc,
+# check -assert, synth) with no latch cell, and an Icarus -g2012 compile.
+set -euo pipefail
+tpugen="$1"; work="$2"; shift 2
+rm -rf "$work"; mkdir -p "$work"
+"$tpugen" gen "$@" --out "$work/rtl" > "$work/gen.log"
+cd "$work/rtl"
+mapfile -t files < files.f
+
+echo "== verilator --lint-only -Wall"
+verilator --lint-only -Wall --top-module tpu_top "${files[@]}" 2>&1 | tee ../verilator.log
+if grep -q "%Warning\|%Error" ../verilator.log; then echo "gates.sh: Verilator reported warnings" >&2; exit 1; fi
+
+echo "== yosys"
+reads=""
+for f in "${files[@]}"; do reads="$reads read_verilog -sv $f;"; done
+yosys -q -l ../yosys.log -p "$reads hierarchy -check -top tpu_top; proc; check -assert; synth -top tpu_top; select -assert-none t:\$dlatch* t:\$_DLATCH*; stat" > /dev/null
+if grep -qi "warning" ../yosys.log; then grep -i warning ../yosys.log; echo "gates.sh: Yosys reported warnings" >&2; exit 1; fi
+grep -A40 "=== tpu_top ===\|=== design hierarchy ===" ../yosys.log | tail -40
+
+echo "== iverilog -g2012"
+iverilog -g2012 -o ../icarus.vvp -s tpu_top "${files[@]}" 2>&1 | tee ../iverilog.log
+if [ -s ../iverilog.log ]; then echo "gates.sh: Icarus reported diagnostics" >&2; exit 1; fi
+echo "gates.sh: all three gates pass"

@@ -1,0 +1,172 @@
+// icarus_tb: runs one program on the generated tpu_top under Icarus Verilog.
+//
+// The portability gate's simulation half: the same core that Verilator runs
+// must compute the same C under a second simulator. Memories answer every
+// request one cycle later (latency 0 in the harness's terms) with no
+// backpressure. Files are $readmemh images:
+//   +IMEM=<file>   64-bit words          +A=<file> +B=<file> +C=<file>  bytes
+//   +COUT=<file>   C after the run, one byte per line
+//   +MAXCYCLES=<n> give up after n cycles (default 2000000)
+// The parameters must match the generated configuration (pass -P to iverilog).
+`timescale 1ns / 1ps
+module icarus_tb #(
+  parameter int MAXDIM = 16,
+  parameter int T = 4,
+  parameter int DMA_WORDS = 1,
+  parameter int ImemBeat = 8,
+  parameter int ImemWords = 4096
+);
+  localparam int VW = 8 * T;
+  localparam int Bytes = MAXDIM * MAXDIM;
+
+  logic clk = 1'b0;
+  logic rst_n = 1'b0;
+  always #5 clk = ~clk;
+
+  logic start;
+  logic busy, done;
+  logic [3:0] fault, fault_unit;
+  logic [15:0] fault_pc;
+  logic [31:0] cycles;
+  logic imem_req_valid, imem_rsp_valid, imem_rsp_ready;
+  logic [15:0] imem_req_addr;
+  logic [64*ImemBeat-1:0] imem_rsp_data;
+  logic rd_req_valid, rd_req_sel, rd_rsp_valid, rd_rsp_ready;
+  logic [31:0] rd_req_addr;
+  logic [DMA_WORDS*VW-1:0] rd_rsp_data;
+  logic wr_req_valid, wr_rsp_valid, wr_rsp_ready;
+  logic [31:0] wr_req_addr;
+  logic [VW-1:0] wr_req_data;
+
+  logic [63:0] imem [ImemWords];
+  logic [7:0] mem_a [Bytes];
+  logic [7:0] mem_b [Bytes];
+  logic [7:0] mem_c [Bytes];
+
+  tpu_top u_dut (
+    .clk_i(clk),
+    .rst_ni(rst_n),
+    .start_i(start),
+    .busy_o(busy),
+    .done_o(done),
+    .fault_o(fault),
+    .fault_pc_o(fault_pc),
+    .fault_unit_o(fault_unit),
+    .progress_o(),
+    .header_o(),
+    .cycles_o(cycles),
+    .imem_req_valid_o(imem_req_valid),
+    .imem_req_ready_i(1'b1),
+    .imem_req_addr_o(imem_req_addr),
+    .imem_rsp_valid_i(imem_rsp_valid),
+    .imem_rsp_ready_o(imem_rsp_ready),
+    .imem_rsp_data_i(imem_rsp_data),
+    .dram_rd_req_valid_o(rd_req_valid),
+    .dram_rd_req_ready_i(1'b1),
+    .dram_rd_req_sel_o(rd_req_sel),
+    .dram_rd_req_addr_o(rd_req_addr),
+    .dram_rd_rsp_valid_i(rd_rsp_valid),
+    .dram_rd_rsp_ready_o(rd_rsp_ready),
+    .dram_rd_rsp_data_i(rd_rsp_data),
+    .dram_wr_req_valid_o(wr_req_valid),
+    .dram_wr_req_ready_i(1'b1),
+    .dram_wr_req_addr_o(wr_req_addr),
+    .dram_wr_req_data_o(wr_req_data),
+    .dram_wr_rsp_valid_i(wr_rsp_valid),
+    .dram_wr_rsp_ready_o(wr_rsp_ready)
+  );
+
+  // Response queues: every accepted request is answered, in order, no
+  // earlier than the next cycle; a response waits while ready is low.
+  logic [64*ImemBeat-1:0] imem_q [$];
+  logic [DMA_WORDS*VW-1:0] rd_q [$];
+  int wr_pending = 0;
+
+  assign imem_rsp_valid = imem_q.size() > 0;
+  assign imem_rsp_data = imem_rsp_valid ? imem_q[0] : '0;
+  assign rd_rsp_valid = rd_q.size() > 0;
+  assign rd_rsp_data = rd_rsp_valid ? rd_q[0] : '0;
+  assign wr_rsp_valid = wr_pending > 0;
+
+  // Race-free memory side: sample the handshakes at the falling edge (the
+  // values the rising edge will see), apply them just after the rising edge.
+  logic s_imem_req, s_imem_rsp, s_rd_req, s_rd_rsp, s_wr_req, s_wr_rsp, s_rd_sel;
+  logic [15:0] s_imem_addr;
+  logic [31:0] s_rd_addr, s_wr_addr;
+  logic [VW-1:0] s_wr_data;
+  logic [64*ImemBeat-1:0] imem_beat;
+  logic [DMA_WORDS*VW-1:0] rd_beat;
+
+  always begin
+    @(negedge clk);
+    s_imem_req = imem_req_valid;
+    s_imem_addr = imem_req_addr;
+    s_imem_rsp = imem_rsp_valid && imem_rsp_ready;
+    s_rd_req = rd_req_valid;
+    s_rd_sel = rd_req_sel;
+    s_rd_addr = rd_req_addr;
+    s_rd_rsp = rd_rsp_valid && rd_rsp_ready;
+    s_wr_req = wr_req_valid;
+    s_wr_addr = wr_req_addr;
+    s_wr_data = wr_req_data;
+    s_wr_rsp = wr_rsp_valid && wr_rsp_ready;
+    @(posedge clk);
+    #1;
+    if (s_imem_rsp) imem_q.delete(0);
+    if (s_rd_rsp) rd_q.delete(0);
+    if (s_wr_rsp) wr_pending = wr_pending - 1;
+    if (s_imem_req) begin
+      for (int k = 0; k < ImemBeat; k++)
+        imem_beat[64*k +: 64] = (int'(s_imem_addr) + k < ImemWords) ? imem[int'(s_imem_addr) + k] : 64'd0;
+      imem_q.push_back(imem_beat);
+    end
+    if (s_rd_req) begin
+      for (int b = 0; b < DMA_WORDS * VW / 8; b++) begin
+        if (int'(s_rd_addr) + b < Bytes) rd_beat[8*b +: 8] = s_rd_sel ? mem_b[int'(s_rd_addr) + b] : mem_a[int'(s_rd_addr) + b];
+        else rd_beat[8*b +: 8] = 8'd0;
+      end
+      rd_q.push_back(rd_beat);
+    end
+    if (s_wr_req) begin
+      for (int b = 0; b < VW / 8; b++)
+        if (int'(s_wr_addr) + b < Bytes) mem_c[int'(s_wr_addr) + b] = s_wr_data[8*b +: 8];
+      wr_pending = wr_pending + 1;
+    end
+  end
+
+  string imem_file, a_file, b_file, c_file, cout_file;
+  int max_cycles;
+  int fd;
+
+  initial begin
+    if (!$value$plusargs("IMEM=%s", imem_file)) $fatal(1, "icarus_tb: +IMEM=<file> is required");
+    if (!$value$plusargs("A=%s", a_file)) $fatal(1, "icarus_tb: +A=<file> is required");
+    if (!$value$plusargs("B=%s", b_file)) $fatal(1, "icarus_tb: +B=<file> is required");
+    if (!$value$plusargs("C=%s", c_file)) $fatal(1, "icarus_tb: +C=<file> is required");
+    if (!$value$plusargs("COUT=%s", cout_file)) $fatal(1, "icarus_tb: +COUT=<file> is required");
+    if (!$value$plusargs("MAXCYCLES=%d", max_cycles)) max_cycles = 2000000;
+    for (int i = 0; i < ImemWords; i++) imem[i] = 64'd0;
+    $readmemh(imem_file, imem);
+    $readmemh(a_file, mem_a);
+    $readmemh(b_file, mem_b);
+    $readmemh(c_file, mem_c);
+    start = 1'b0;
+    repeat (4) @(posedge clk);
+    #1 rst_n = 1'b1;
+    repeat (2) @(posedge clk);
+    #1 start = 1'b1;
+    @(posedge clk);
+    #1 start = 1'b0;
+    while (!done && fault == 4'd0 && max_cycles > 0) begin
+      @(posedge clk);
+      max_cycles = max_cycles - 1;
+    end
+    if (fault != 4'd0) $display("icarus_tb: FAULT %0d at pc %0d (unit %0d)", fault, fault_pc, fault_unit);
+    else if (!done) $display("icarus_tb: TIMEOUT");
+    else $display("icarus_tb: DONE in %0d cycles", cycles);
+    fd = $fopen(cout_file, "w");
+    for (int i = 0; i < Bytes; i++) $fdisplay(fd, "%02x", mem_c[i]);
+    $fclose(fd);
+    $finish;
+  end
+endmodule
