@@ -62,5 +62,7 @@ Command check_command();
 Command program_command();
 Command docs_command();
 Command run_command();
+Command gen_command();
+Command bench_command();
 
 }  // namespace tpugen::cli

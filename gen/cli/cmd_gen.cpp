@@ -1,0 +1,66 @@
+// tpugen gen: write the generated core of one configuration.
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "cli/cli.h"
+#include "rtl/generate.h"
+
+namespace tpugen::cli {
+
+namespace {
+
+struct GenOpts {
+  std::string out;
+  rtl::RtlOptions rtl;
+};
+
+/// Print every violated constraint, naming it; true when there is none.
+bool parameters_legal(const Context& ctx) {
+  const auto violations = check_params(ctx.spec, ctx.params());
+  for (const auto& v : violations) fmt::print(stderr, "tpugen: error [{}]: {}\n", v.rule, v.message);
+  return violations.empty();
+}
+
+std::string describe(const std::string& file) {
+  const std::string stem = std::filesystem::path(file).stem().string();
+  for (const auto& e : rtl::emitters())
+    if (stem == e.module) return e.description;
+  if (stem == "files") return "compile order";
+  if (stem == "params") return "the resolved parameters";
+  return "hand-written primitive";
+}
+
+int run_gen(const Context& ctx, const GenOpts& o) {
+  if (!parameters_legal(ctx)) return kFail;
+  const Isa isa = ctx.isa();
+  const rtl::RtlContext rctx(isa, o.rtl);
+  const auto files = rtl::generate(rctx, o.out);
+  std::string params;
+  for (const auto& [name, v] : isa.params().build_parameters()) params += fmt::format(" {}={}", name, v);
+  fmt::print("tpugen gen:{} ImemBeat={} Watchdog={}\nwrote {} files to {}:\n", params, o.rtl.imem_beat_words,
+             o.rtl.watchdog_cycles, files.size(), o.out);
+  for (const auto& f : files)
+    fmt::print("  {:<20} {:>8} bytes  {}\n", std::filesystem::path(f).filename().string(),
+               std::filesystem::file_size(f), describe(f));
+  return kOk;
+}
+
+}  // namespace
+
+Command gen_command() {
+  return {"gen", "Generate the SystemVerilog core for one configuration (top: tpu_top; compile order in files.f).\n"
+                 "Example: tpugen gen --T 8 --maxdim 64 --out rtl_t8",
+          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            add_param_flags(sub, ctx);
+            auto o = std::make_shared<GenOpts>();
+            sub.add_option("--out", o->out, "the output directory (created if needed)")->required();
+            sub.add_option("--imem-beat", o->rtl.imem_beat_words, "64-bit words per imem beat (ImemBeat)")
+                ->capture_default_str()->check(CLI::Range(1, 64));
+            sub.add_option("--watchdog", o->rtl.watchdog_cycles, "cycles without progress before FAULT_HANG (Watchdog)")
+                ->capture_default_str()->check(CLI::Range(16, 1 << 30));
+            return [&ctx, o]() { return run_gen(ctx, *o); };
+          }};
+}
+
+}  // namespace tpugen::cli

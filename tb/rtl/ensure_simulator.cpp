@@ -1,0 +1,30 @@
+// ensure_simulator: the generated core of one configuration, verilated with
+// the harness, through the build cache (rtl_engine.cpp). Kept apart from the
+// rest of the engine because it is the one piece that calls the generator.
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "rtl/generate.h"
+#include "rtl/rtl_engine.h"
+
+namespace tpugen::rtl {
+
+std::filesystem::path ensure_simulator(const RtlContext& ctx, const std::filesystem::path& build_root,
+                                       const BuildProgress& progress) {
+  SimBuildSpec spec;
+  spec.populate = [&ctx](const std::filesystem::path& dir) {
+    generate(ctx, dir.string());
+    std::ofstream f(dir / "sim_config.h", std::ios::binary);
+    f << sim_config_header(ctx);
+    if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", (dir / "sim_config.h").string()));
+  };
+  spec.key_text = fmt::format("tpugen {}\nspec sha256 {}\n", TPUGEN_VERSION, ctx.spec().sha256);
+  for (const auto& [name, v] : ctx.isa().params().build_parameters()) spec.key_text += fmt::format("param {}={}\n", name, v);
+  spec.key_text += fmt::format("option imem_beat_words={} watchdog_cycles={}\n", ctx.options().imem_beat_words,
+                               ctx.options().watchdog_cycles);
+  spec.description = fmt::format("T={} MAXDIM={}", ctx.param("T"), ctx.param("MAXDIM"));
+  return cached_sim_build(build_root, spec, progress);
+}
+
+}  // namespace tpugen::rtl

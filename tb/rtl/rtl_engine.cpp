@@ -1,0 +1,389 @@
+// The RTL engine: the harness configuration, the cached Verilator build and
+// the simulator runs. ensure_simulator (which calls the generator) lives in
+// ensure_simulator.cpp, so code that only builds or runs a simulator does
+// not pull in every emitter.
+#include "rtl/rtl_engine.h"
+
+#include <fmt/format.h>
+#include <openssl/evp.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "isa/check.h"
+#include "isa/image.h"
+#include "rtl/emitters.h"
+
+namespace tpugen::rtl {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_Digest(bytes.data(), bytes.size(), digest, &len, EVP_sha256(), nullptr);
+  std::string out;
+  for (unsigned int i = 0; i < len; ++i) out += fmt::format("{:02x}", digest[i]);
+  return out;
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  if (!f) throw Error("rtl.io", fmt::format("cannot read '{}'", p.string()), SourceLoc{p.string()});
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+  if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", p.string()), SourceLoc{p.string()});
+}
+
+template <typename Byte>
+void write_bytes(const fs::path& p, const std::vector<Byte>& bytes) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", p.string()), SourceLoc{p.string()});
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// Run a shell command; its exit status (128 + signal when killed).
+int run_shell(const std::string& cmd) {
+  const int rc = std::system(cmd.c_str());
+  if (rc == -1) return -1;
+  if (WIFEXITED(rc)) return WEXITSTATUS(rc);
+  return WIFSIGNALED(rc) ? 128 + WTERMSIG(rc) : rc;
+}
+
+std::string command_output(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    ::pclose(p);
+  }
+  return out;
+}
+
+fs::path make_temp_dir(const fs::path& parent, const std::string& stem) {
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) throw Error("rtl.io", fmt::format("cannot create '{}': {}", parent.string(), ec.message()));
+  std::string templ = (parent / (stem + "XXXXXX")).string();
+  if (!::mkdtemp(templ.data()))
+    throw Error("rtl.io", fmt::format("cannot create a temporary directory in '{}'", parent.string()));
+  return templ;
+}
+
+std::string tail_lines(const std::string& text, std::size_t n) {
+  std::size_t pos = text.size();
+  for (std::size_t i = 0; i <= n && pos > 0; ++i) {
+    const auto nl = text.rfind('\n', pos - 1);
+    if (nl == std::string::npos) return text;
+    pos = nl;
+  }
+  return text.substr(pos + 1);
+}
+
+/// "file <name> <sha256>" for every regular file of a directory, by name.
+std::string contents_digest(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file()) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += fmt::format("file {} {}\n", n, sha256_hex(read_text(dir / n)));
+  return out;
+}
+
+/// An exclusive advisory lock on a file, held for the object's life: builders
+/// of one key take turns, so the second finds the first's build instead of
+/// repeating it. (Correctness does not depend on it: builds are renamed into
+/// place.)
+class KeyLock {
+ public:
+  KeyLock(const fs::path& path, const BuildProgress& progress) : fd_(::open(path.c_str(), O_RDWR | O_CREAT, 0644)) {
+    if (fd_ < 0) return;
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    if (progress) progress("waiting for another build of the same configuration");
+    ::flock(fd_, LOCK_EX);
+  }
+  ~KeyLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  KeyLock(const KeyLock&) = delete;
+  KeyLock& operator=(const KeyLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+/// Move a finished build into place. Another process may have finished the
+/// same key first: then its build is used and ours dropped.
+void publish(const fs::path& tmp, const fs::path& final_dir) {
+  std::error_code ec;
+  fs::rename(tmp, final_dir, ec);
+  if (!ec) return;
+  if (fs::exists(final_dir / "stamp")) {
+    fs::remove_all(tmp, ec);
+    return;
+  }
+  // A stale directory without a stamp (an interrupted manual copy): set it
+  // aside and retry once.
+  const fs::path stale = final_dir.string() + fmt::format(".stale-{}", ::getpid());
+  fs::rename(final_dir, stale, ec);
+  fs::remove_all(stale, ec);
+  fs::rename(tmp, final_dir, ec);
+  if (ec && !fs::exists(final_dir / "stamp"))
+    throw Error("rtl.io", fmt::format("cannot move the build into '{}': {}", final_dir.string(), ec.message()));
+  fs::remove_all(tmp, ec);
+}
+
+std::string params_text(const RtlContext& ctx) {
+  std::string s;
+  for (const auto& [name, v] : ctx.isa().params().build_parameters()) s += fmt::format("{}{}={}", s.empty() ? "" : " ", name, v);
+  return s;
+}
+
+}  // namespace
+
+std::string sim_config_header(const RtlContext& ctx) {
+  const Spec& spec = ctx.spec();
+  const std::int64_t vw = ctx.param("VW"), maxdim = ctx.param("MAXDIM"), dma_words = ctx.param("DMA_WORDS");
+  std::string o = fmt::format(
+      "// sim_config.h: the configuration facts the Verilator harness (sim_main.cpp)\n"
+      "// needs, derived by tpugen {} from {} (sha256 {}).\n"
+      "// Parameters: {}. Do not edit.\n"
+      "#pragma once\n\nnamespace sim_config {{\n\n",
+      TPUGEN_VERSION, fs::path(spec.path).filename().string(), spec.sha256, params_text(ctx));
+  o += "/// A progress counter of progress_o and the header slice holding its count.\n"
+       "struct Counter {\n  const char* name;\n  const char* unit;\n  unsigned hdr_word;\n  unsigned hdr_lsb;\n"
+       "  unsigned hdr_width;\n};\n\n";
+  o += fmt::format("inline constexpr unsigned kMaxdim = {};\n", maxdim);
+  o += fmt::format("inline constexpr unsigned kMatrixBytes = {};  // MAXDIM * MAXDIM\n", maxdim * maxdim);
+  o += fmt::format("inline constexpr unsigned kRowBytes = {};  // VW / 8: one operand row, one C write\n", vw / 8);
+  o += fmt::format("inline constexpr unsigned kReadBeatBytes = {};  // DMA_WORDS * VW / 8\n", dma_words * vw / 8);
+  o += fmt::format("inline constexpr unsigned kImemBeat = {};  // 64-bit words per imem beat\n",
+                   ctx.options().imem_beat_words);
+  o += fmt::format("inline constexpr unsigned kImemSize = {};\n", ctx.param("IMEM_SIZE"));
+  o += fmt::format("inline constexpr unsigned kCountW = {};  // progress_o bits per counter\n", ctx.count_width());
+
+  o += "\n// tpu_pkg::PROGRESS_* order: the header entries that count a unit's work.\n"
+       "inline constexpr Counter kCounters[] = {\n";
+  for (const auto& h : spec.header) {
+    if (h.count.kind != HeaderCount::UnitSteps && h.count.kind != HeaderCount::PortItems) continue;
+    const std::string unit = h.count.kind == HeaderCount::PortItems ? h.count.unit + "." + h.count.port : h.count.unit;
+    o += fmt::format("    {{\"{}\", \"{}\", {}, {}, {}}},\n", h.name, unit, h.word, h.lsb, h.width);
+  }
+  o += "};\n\n// fault_unit_o: tpu_pkg::UNIT_*.\ninline constexpr const char* kUnitNames[] = {";
+  for (std::size_t u = 0; u < spec.units.size(); ++u) o += fmt::format("{}\"{}\"", u ? ", " : "", spec.units[u].name);
+  o += "};\n\n// fault_o: tpu_pkg::FAULT_*, read from the generated package.\n"
+       "inline constexpr const char* kFaultNames[] = {";
+  // The fault codes are the package's; read them back from its text.
+  const std::string pkg = emit_tpu_pkg(ctx);
+  const std::regex fault_re(R"(localparam logic \[\d+:0\] FAULT_([A-Z0-9_]+) = \d+'d(\d+);)");
+  std::vector<std::string> faults;
+  for (auto it = std::sregex_iterator(pkg.begin(), pkg.end(), fault_re); it != std::sregex_iterator(); ++it) {
+    const auto code = static_cast<std::size_t>(std::stoul((*it)[2].str()));
+    if (faults.size() <= code) faults.resize(code + 1, "?");
+    faults[code] = (*it)[1].str();
+  }
+  if (faults.empty()) throw Error("rtl.sim_config", "the generated tpu_pkg defines no FAULT_* codes");
+  for (std::size_t f = 0; f < faults.size(); ++f) o += fmt::format("{}\"{}\"", f ? ", " : "", faults[f]);
+  o += "};\n\n";
+  o += fmt::format("inline constexpr const char* kParams = \"{} ImemBeat={} Watchdog={}\";\n", params_text(ctx),
+                   ctx.options().imem_beat_words, ctx.options().watchdog_cycles);
+  o += "\n}  // namespace sim_config\n";
+  return o;
+}
+
+std::vector<fs::path> harness_sources() {
+  const fs::path dir(TPUGEN_TB_RTL_DIR);
+  return {dir / "sim_main.cpp", dir / "memory_models.h"};
+}
+
+std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2", "--x-assign", "unique", "--x-initial",
+                                   "unique", "--trace-fst", "-O2", "--top-module", "tpu_top", "-f", "files.f",
+                                   "sim_main.cpp", "-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS",
+                                   "-I" + dir.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, const BuildProgress& progress) {
+  const fs::path root = build_root / "rtl";
+  const fs::path tmp = make_temp_dir(root, ".tmp-");
+  try {
+    spec.populate(tmp);
+    for (const auto& src : harness_sources())
+      if (!fs::exists(tmp / src.filename())) fs::copy_file(src, tmp / src.filename());
+
+    // The key: the caller's identity text, the Verilator version and command
+    // line, and every file the build compiles.
+    std::string args_text;
+    for (const auto& a : verilator_args("<dir>", spec.extra_flags)) args_text += " " + a;
+    const std::string key_text = spec.key_text + "verilator " + command_output("verilator --version 2>&1") +
+                                 "args" + args_text + "\n" + contents_digest(tmp);
+    const std::string key = sha256_hex(key_text).substr(0, 20);
+    const fs::path final_dir = root / key;
+    if (fs::exists(final_dir / "stamp")) {
+      fs::remove_all(tmp);
+      return final_dir / "tpu_sim";
+    }
+    const KeyLock lock(root / (".lock-" + key), progress);
+    if (fs::exists(final_dir / "stamp")) {  // built while we waited
+      fs::remove_all(tmp);
+      return final_dir / "tpu_sim";
+    }
+    write_text(tmp / "key.txt", key_text);
+
+    if (progress)
+      progress(fmt::format("building the RTL simulator for {} (once; cached in {})", spec.description,
+                           final_dir.string()));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string cmd = "cd " + shell_quote(tmp.string()) + " && verilator";
+    for (const auto& a : verilator_args(tmp, spec.extra_flags)) cmd += " " + shell_quote(a);
+    cmd += " > verilate.log 2>&1";
+    if (const int rc = run_shell(cmd); rc != 0)
+      throw Error("rtl.verilator",
+                  fmt::format("verilator failed (exit {}) building {}; the log is {}:\n{}", rc, spec.description,
+                              (tmp / "verilate.log").string(), tail_lines(read_text(tmp / "verilate.log"), 30)));
+    fs::rename(tmp / "obj_dir" / "tpu_sim", tmp / "tpu_sim");
+    fs::remove_all(tmp / "obj_dir");
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    write_text(tmp / "stamp", fmt::format("built in {:.1f} s\n", secs));
+    // mkdtemp made the directory private; the cache entry is for everyone.
+    fs::permissions(tmp, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
+    publish(tmp, final_dir);
+    if (progress) progress(fmt::format("built in {:.0f} s", secs));
+    return final_dir / "tpu_sim";
+  } catch (const Error& e) {
+    // Keep a failed verilation for inspection; drop anything else.
+    std::error_code ec;
+    if (e.rule() != "rtl.verilator") fs::remove_all(tmp, ec);
+    throw;
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+fs::path default_build_root() {
+  if (const char* env = std::getenv("TPUGEN_RTL_CACHE"); env && *env) return env;
+  return TPUGEN_DEFAULT_BUILD_ROOT;
+}
+
+namespace {
+
+void read_report(const nlohmann::json& j, RtlRunResult& r) {
+  r.status = j.at("status").get<std::string>();
+  r.cycles = j.at("cycles").get<std::uint64_t>();
+  r.dut_cycles = j.at("dut_cycles").get<std::uint64_t>();
+  const auto& f = j.at("fault");
+  r.fault = RtlFault{f.at("code").get<int>(), f.at("name").get<std::string>(), f.at("pc").get<int>(),
+                     f.at("unit").get<int>(), f.at("unit_name").get<std::string>()};
+  for (const auto& p : j.at("progress"))
+    r.progress.push_back(RtlCounter{p.at("name").get<std::string>(), p.at("unit").get<std::string>(),
+                                    p.at("done").get<std::int64_t>(), p.at("count").get<std::int64_t>()});
+  for (const auto& e : j.at("protocol_errors"))
+    r.protocol_errors.push_back(fmt::format("cycle {}, {}: {}", e.at("cycle").get<std::uint64_t>(),
+                                            e.at("port").get<std::string>(), e.at("message").get<std::string>()));
+  r.sim_seconds = j.at("seconds").get<double>();
+  r.cycles_per_second = j.at("cycles_per_second").get<double>();
+}
+}  // namespace
+
+RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, const std::vector<std::int8_t>& a,
+                     const std::vector<std::int8_t>& b, const std::vector<std::int8_t>& c, std::int64_t maxdim,
+                     const RtlRunOptions& options) {
+  const bool keep = !options.work_dir.empty();
+  fs::path dir;
+  if (keep) {
+    dir = options.work_dir;
+    fs::create_directories(dir);
+  } else {
+    dir = make_temp_dir(fs::temp_directory_path(), "tpugen-rtl-");
+  }
+  struct Cleanup {
+    fs::path dir;
+    bool keep;
+    ~Cleanup() {
+      std::error_code ec;
+      if (!keep) fs::remove_all(dir, ec);
+    }
+  } cleanup{dir, keep};
+
+  write_image_hex((dir / "image.hex").string(), image);
+  write_bytes(dir / "a.bin", a);
+  write_bytes(dir / "b.bin", b);
+  write_bytes(dir / "c.bin", c);
+  std::string cmd = shell_quote(sim.string());
+  cmd += " --image " + shell_quote((dir / "image.hex").string());
+  cmd += " --a " + shell_quote((dir / "a.bin").string());
+  cmd += " --b " + shell_quote((dir / "b.bin").string());
+  cmd += " --c " + shell_quote((dir / "c.bin").string());
+  cmd += " --c-out " + shell_quote((dir / "c_out.bin").string());
+  cmd += " --json " + shell_quote((dir / "report.json").string());
+  cmd += fmt::format(" --maxdim {} --latency {} --backpressure {} --seed {} --max-cycles {}", maxdim, options.latency,
+                     options.backpressure, options.seed, options.max_cycles);
+  if (!options.trace.empty()) cmd += " --trace " + shell_quote(fs::absolute(options.trace).string());
+  cmd += " > " + shell_quote((dir / "sim.log").string()) + " 2>&1";
+
+  RtlRunResult r;
+  r.exit_code = run_shell(cmd);
+  if (fs::exists(dir / "sim.log")) r.output = read_text(dir / "sim.log");
+  if (!fs::exists(dir / "report.json"))
+    throw Error("rtl.run", fmt::format("{} exited with status {} and wrote no report:\n{}", sim.string(), r.exit_code,
+                                       tail_lines(r.output, 30)));
+  try {
+    read_report(nlohmann::json::parse(read_text(dir / "report.json")), r);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("rtl.run", fmt::format("{} wrote a malformed report: {}", sim.string(), e.what()));
+  }
+  if (fs::exists(dir / "c_out.bin")) {
+    const std::string bytes = read_text(dir / "c_out.bin");
+    r.c_full.assign(bytes.begin(), bytes.end());
+  }
+  return r;
+}
+
+
+RtlRunResult run_gemm_rtl(const fs::path& sim, const Isa& isa, const GemmJob& job, const RtlRunOptions& options,
+                          std::vector<std::uint64_t>* image) {
+  const std::int64_t maxdim = isa.param("MAXDIM");
+  const GemmShape& s = job.shape;
+  if (job.a.rows != s.m || job.a.cols != s.k || job.b.rows != s.k || job.b.cols != s.n)
+    throw Error("run.shape", fmt::format("A is {}x{} and B {}x{}; a {}x{}x{} GEMM needs {}x{} and {}x{}", job.a.rows,
+                                         job.a.cols, job.b.rows, job.b.cols, s.m, s.k, s.n, s.m, s.k, s.k, s.n));
+  if (job.c_init.rows != maxdim || job.c_init.cols != maxdim)
+    throw Error("run.shape", fmt::format("the C prefill is {}x{}; it must be MAXDIM x MAXDIM = {}x{}", job.c_init.rows,
+                                         job.c_init.cols, maxdim, maxdim));
+  const std::vector<std::uint64_t> words = assemble(isa, gemm_program(isa, s, job.options));
+  if (image) *image = words;
+  return run_rtl(sim, words, place_in_dram(job.a, maxdim), place_in_dram(job.b, maxdim), job.c_init.data, maxdim,
+                 options);
+}
+
+}  // namespace tpugen::rtl
