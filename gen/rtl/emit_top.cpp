@@ -141,7 +141,7 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   o += "  // Dispatch queues: sequencer -> unit.\n";
   for (const Unit* u : dispatched)
     o += fmt::format("  logic {0}_push_valid, {0}_push_ready, {0}_pop_valid, {0}_pop_ready;\n"
-                     "  tpu_pkg::instr_t {0}_push_data, {0}_pop_data;\n"
+                     "  logic [tpu_pkg::INSTR_W-1:0] {0}_push_data, {0}_pop_data;\n"
                      "  logic [$clog2(QD+1)-1:0] {0}_queue_usage;\n",
                      u->name);
   o += "\n  // Channels between units, named after the spec's ports.\n";
