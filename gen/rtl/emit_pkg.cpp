@@ -13,7 +13,32 @@ std::string upper(std::string s) {
   for (auto& c : s) c = (c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
+/// The members of instr_t, most significant first: steps, nr, the operand
+/// fields in descending AGU target order, op. One width expression per member.
+std::vector<std::pair<std::string, std::string>> instr_members(const RtlContext& ctx) {
+  std::vector<std::pair<std::string, std::string>> m = {{"steps", "COUNT_W"}, {"nr", "FLD_NR_W"}};
+  std::vector<const Field*> ops;
+  for (const auto& f : ctx.spec().word0)
+    if (f.agu_target) ops.push_back(&f);
+  std::reverse(ops.begin(), ops.end());
+  for (const Field* f : ops) m.emplace_back(f->name, "FIELD_W");
+  m.emplace_back("op", "FLD_OP_W");
+  return m;
+}
 }  // namespace
+
+std::string instr_members_sv(const RtlContext& ctx, std::string_view scope, std::string_view indent) {
+  std::string o;
+  for (const auto& [name, width] : instr_members(ctx))
+    o += fmt::format("{}logic [{}{}-1:0] {};\n", indent, scope, width, name);
+  return o;
+}
+
+std::string instr_width_sv(const RtlContext& ctx) {
+  std::string o;
+  for (const auto& [name, width] : instr_members(ctx)) o += (o.empty() ? "" : " + ") + width;
+  return o;
+}
 
 std::string emit_tpu_pkg(const RtlContext& ctx) {
   const Spec& s = ctx.spec();
@@ -84,10 +109,6 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
   o += "\n  // Widths of a dispatched instruction.\n";
   o += fmt::format("  localparam int FIELD_W = {};\n  localparam int COUNT_W = {};\n", ctx.field_width(),
                    ctx.count_width());
-  int operand_fields = 0;
-  for (const auto& f : s.word0) operand_fields += f.agu_target ? 1 : 0;
-  o += fmt::format("  localparam int INSTR_W = {};  // bits of instr_t\n",
-                   ctx.count_width() + ctx.nr_width() + operand_fields * ctx.field_width() + ctx.op_width());
 
   o += "\n  // Fault codes (fault_o).\n";
   const char* faults[][2] = {{"NONE", "no fault"},
@@ -106,13 +127,12 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
   o += "\n  // One dispatched instruction: the opcode, every operand field resolved\n"
        "  // by the AGU, the instruction's nr, and `steps`: this unit's work count\n"
        "  // for it (nr, or the spec's rewrite of nr for this unit).\n";
-  o += "  typedef struct packed {\n    logic [COUNT_W-1:0] steps;\n    logic [FLD_NR_W-1:0] nr;\n";
-  std::vector<const Field*> ops;
-  for (const auto& f : s.word0)
-    if (f.agu_target) ops.push_back(&f);
-  std::reverse(ops.begin(), ops.end());
-  for (const Field* f : ops) o += fmt::format("    logic [FIELD_W-1:0] {};\n", f->name);
-  o += "    logic [FLD_OP_W-1:0] op;\n  } instr_t;\n\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
+  o += "  typedef struct packed {\n" + instr_members_sv(ctx, "", "    ") + "  } instr_t;\n";
+  o += "  // Bits of instr_t. Icarus 11 cannot elaborate a package struct type in a\n"
+       "  // module, so a unit takes the instruction as a vector of INSTR_W bits and\n"
+       "  // reads it through a local copy of instr_t (instr_members_sv).\n";
+  o += fmt::format("  localparam int INSTR_W = {};\n", instr_width_sv(ctx));
+  o += "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
   return o;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "rtl/rtl_context.h"
 
@@ -20,5 +21,12 @@ std::string emit_tpu_array(const RtlContext& ctx);      ///< the T x T weight-st
 std::string emit_tpu_pe(const RtlContext& ctx);         ///< one processing element
 std::string emit_tpu_accu(const RtlContext& ctx);       ///< the accumulator unit
 std::string emit_tpu_dma_st(const RtlContext& ctx);     ///< results to C
+
+/// The members of tpu_pkg::instr_t, one `logic [<scope>W-1:0] name;` line
+/// each, for the package and for a unit's local copy of the type (scope
+/// "tpu_pkg::"): Icarus 11 cannot use a package struct type in a module.
+std::string instr_members_sv(const RtlContext& ctx, std::string_view scope, std::string_view indent);
+/// The width of instr_t as a sum of the package's width constants (INSTR_W).
+std::string instr_width_sv(const RtlContext& ctx);
 
 }  // namespace tpugen::rtl
