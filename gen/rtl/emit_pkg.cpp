@@ -120,7 +120,8 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
                              {"IMEM", "a header whose instruction count overruns IMEM_SIZE"},
                              {"STARVED", "a unit promised more work than it received (fault_unit_o)"},
                              {"OVERRUN", "a unit received more work than its header count (fault_unit_o)"},
-                             {"HANG", "no progress for the watchdog interval (fault_unit_o: the first unit short of its count)"}};
+                             {"HANG", "no progress for the watchdog interval (fault_unit_o: the first unit short of its count)"},
+                             {"LOOP_OPEN", "the program ends with a loop still open"}};
   for (std::size_t f = 0; f < std::size(faults); ++f)
     o += fmt::format("  localparam logic [3:0] FAULT_{} = 4'd{};  // {}\n", faults[f][0], f, faults[f][1]);
 
@@ -132,6 +133,13 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
        "  // module, so a unit takes the instruction as a vector of INSTR_W bits and\n"
        "  // reads it through a local copy of instr_t (instr_members_sv).\n";
   o += fmt::format("  localparam int INSTR_W = {};\n", instr_width_sv(ctx));
+  o += "  // The lsb of each member in that vector (op at bit 0).\n";
+  std::string lsb = "0";
+  auto members = instr_members(ctx);
+  for (auto it = members.rbegin(); it != members.rend(); ++it) {
+    o += fmt::format("  localparam int INSTR_{}_LSB = {};\n", upper(it->first), lsb);
+    lsb = fmt::format("INSTR_{}_LSB + {}", upper(it->first), it->second);
+  }
   o += "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
   return o;
 }
