@@ -1,6 +1,7 @@
 // The compute path's emitters (tpu_pe, tpu_array, tpu_accu): what they
 // derive from the spec and refuse, lint and synthesis of the generated files
-// in three configurations (Verilator, Yosys, Icarus), and the functional
+// in three configurations (Verilator, Yosys, Icarus; the testbenches rerun
+// on Yosys's gates at T=4/MAXDIM=16), and the functional
 // testbenches tests/rtl/tb_tpu_array.sv and tests/rtl/tb_tpu_accu.sv under
 // Icarus (results, backpressure, throughput across mm boundaries, the
 // accumulator's read-after-write distance and its mvout/mm overlap).
@@ -102,6 +103,28 @@ bool has_latch_cell(const std::string& yosys_log) {
          yosys_log.find("$adlatch") != std::string::npos;
 }
 
+/// Yosys's result simulates like the RTL: the module's testbench on the
+/// synthesised gates (Yosys's simcells.v; the accu's ar RAM stays the RTL
+/// primitive, so its contents are still compared).
+void check_netlist(const Generated& g, const std::string& m) {
+  const std::string tb = m == "tpu_array" ? "tb_tpu_array" : "tb_tpu_accu";
+  std::string params = " -P " + tb + ".T=" + std::to_string(g.t);
+  if (m == "tpu_accu") params += " -P " + tb + ".NAR=" + std::to_string(g.nar);
+  const std::string cells = "$(dirname $(command -v yosys))/../share/yosys/simcells.v";
+  const std::string cd = "cd " + g.dir.string() + " && ";
+  const Run b = run(cd + "iverilog -g2012 -o netlist_" + m + ".vvp -s " + tb + params + " tpu_pkg.sv " +
+                        (m == "tpu_accu" ? "tpu_ram_1r1w.sv " : "") + "netlist_" + m + ".v " + cells + " " +
+                        TPUGEN_SOURCE_DIR "/tests/rtl/" + tb + ".sv",
+                    g.dir / ("netlist_" + m + "_build.log"));
+  INFO(b.out);
+  REQUIRE(b.code == 0);
+  const Run s = run(cd + "timeout 60 vvp -n netlist_" + m + ".vvp", g.dir / ("netlist_" + m + ".log"));
+  INFO(s.out);
+  CHECK(s.code == 0);
+  CHECK(s.out.find("PASS") != std::string::npos);
+  CHECK(s.out.find("FAIL") == std::string::npos);
+}
+
 const rtl::RtlContext& default_ctx() {
   static const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
   static const rtl::RtlContext ctx(isa, {});
@@ -172,7 +195,7 @@ TEST_CASE("compute emitters refuse action patterns they do not implement", "[rtl
   }
 }
 
-TEST_CASE("compute modules pass Verilator, Yosys and Icarus", "[rtl][compute][tools]") {
+TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates simulate", "[rtl][compute][tools]") {
   for (const Config& c : kConfigs) {
     const Generated g = generate_config(c);
     for (const std::string m : {"tpu_pe", "tpu_array", "tpu_accu"}) {
@@ -192,13 +215,15 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus", "[rtl][compute][to
       // (its own checks cover it; synthesised as flops it takes 10-20 s).
       std::string read = "read_verilog -sv " + files_of(m) + "; ";
       if (m == "tpu_accu") read = "read_verilog -sv tpu_pkg.sv tpu_fifo.sv tpu_accu.sv; read_verilog -sv -lib tpu_ram_1r1w.sv; ";
+      const bool netlist = c.t == 4 && c.maxdim == 16 && m != "tpu_pe";
       const Run y = run(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
-                            "; stat\"",
+                            "; stat" + (netlist ? "; write_verilog -noattr netlist_" + m + ".v" : "") + "\"",
                         g.dir / ("yosys_" + m + ".log"));
       INFO(y.out.substr(y.out.size() > 4000 ? y.out.size() - 4000 : 0));
       CHECK(y.code == 0);
       CHECK(y.out.find("Warning") == std::string::npos);
       CHECK(!has_latch_cell(y.out));
+      if (netlist && y.code == 0) check_netlist(g, m);
     }
   }
 }
