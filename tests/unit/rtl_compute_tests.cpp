@@ -5,14 +5,13 @@
 // testbenches tests/rtl/tb_tpu_array.sv and tests/rtl/tb_tpu_accu.sv under
 // Icarus (results, backpressure, throughput across mm boundaries, the
 // accumulator's read-after-write distance and its mvout/mm overlap).
-#include <catch2/catch.hpp>
-
 #include <sys/wait.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -201,12 +200,14 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
     for (const std::string m : {"tpu_pe", "tpu_array", "tpu_accu"}) {
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " " << m);
       const std::string cd = "cd " + g.dir.string() + " && ";
-      const Run v = run(cd + "verilator --lint-only -Wall --top-module " + m + " " + files_of(m), g.dir / ("verilator_" + m + ".log"));
+      const Run v = run(cd + "verilator --lint-only -Wall --top-module " + m + " " + files_of(m),
+                        g.dir / ("verilator_" + m + ".log"));
       INFO(v.out);
       CHECK(v.code == 0);
       CHECK(v.out.find("Warning") == std::string::npos);
 
-      const Run i = run(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
+      const Run i =
+          run(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
       INFO(i.out);
       CHECK(i.code == 0);
       CHECK(only_icarus_sorry(i.out));
@@ -214,11 +215,13 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
       // The accu's ar RAM is the shared primitive, read as a black box here
       // (its own checks cover it; synthesised as flops it takes 10-20 s).
       std::string read = "read_verilog -sv " + files_of(m) + "; ";
-      if (m == "tpu_accu") read = "read_verilog -sv tpu_pkg.sv tpu_fifo.sv tpu_accu.sv; read_verilog -sv -lib tpu_ram_1r1w.sv; ";
+      if (m == "tpu_accu")
+        read = "read_verilog -sv tpu_pkg.sv tpu_fifo.sv tpu_accu.sv; read_verilog -sv -lib tpu_ram_1r1w.sv; ";
       const bool netlist = c.t == 4 && c.maxdim == 16 && m != "tpu_pe";
-      const Run y = run(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
-                            "; stat" + (netlist ? "; write_verilog -noattr netlist_" + m + ".v" : "") + "\"",
-                        g.dir / ("yosys_" + m + ".log"));
+      const Run y =
+          run(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
+                  "; stat" + (netlist ? "; write_verilog -noattr netlist_" + m + ".v" : "") + "\"",
+              g.dir / ("yosys_" + m + ".log"));
       INFO(y.out.substr(y.out.size() > 4000 ? y.out.size() - 4000 : 0));
       CHECK(y.code == 0);
       CHECK(y.out.find("Warning") == std::string::npos);
@@ -260,11 +263,11 @@ TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mv
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " seed " << seed);
       const std::string cd = "cd " + g.dir.string() + " && ";
       const std::string vvp = "tb_accu_" + std::to_string(seed) + ".vvp";
-      const Run b = run(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
-                            " -P tb_tpu_accu.NAR=" + std::to_string(g.nar) + " -P tb_tpu_accu.Seed=" +
-                            std::to_string(seed) + " " + files_of("tpu_accu") + " " +
-                            TPUGEN_SOURCE_DIR "/tests/rtl/tb_tpu_accu.sv",
-                        g.dir / "tb_accu_build.log");
+      const Run b =
+          run(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
+                  " -P tb_tpu_accu.NAR=" + std::to_string(g.nar) + " -P tb_tpu_accu.Seed=" + std::to_string(seed) +
+                  " " + files_of("tpu_accu") + " " + TPUGEN_SOURCE_DIR "/tests/rtl/tb_tpu_accu.sv",
+              g.dir / "tb_accu_build.log");
       INFO(b.out);
       REQUIRE(b.code == 0);
       const Run s = run(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_accu_" + std::to_string(seed) + ".log"));
