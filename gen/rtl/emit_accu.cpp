@@ -125,10 +125,13 @@ AccuOp plan_op(const RtlContext& ctx, const AccuPlan& plan, const UnitUse& use) 
   // Steps per row: the busiest port, items over rate.
   std::vector<std::pair<std::string, int>> per_port;
   for (const Action* a : use.actions) {
-    if (!per_row(ctx, *a, *use.opcode)) fail(fmt::format("{} on {} moves '{}' items, not one per row", to_string(a->kind), a->port, a->items.text()));
+    if (!per_row(ctx, *a, *use.opcode))
+      fail(fmt::format("{} on {} moves '{}' items, not one per row", to_string(a->kind), a->port, a->items.text()));
     auto it = std::find_if(per_port.begin(), per_port.end(), [&](const auto& p) { return p.first == a->port; });
-    if (it == per_port.end()) per_port.emplace_back(a->port, 1);
-    else ++it->second;
+    if (it == per_port.end())
+      per_port.emplace_back(a->port, 1);
+    else
+      ++it->second;
   }
   for (const auto& [port, n] : per_port) {
     const Port* p = unit.port(port);
@@ -145,24 +148,29 @@ AccuOp plan_op(const RtlContext& ctx, const AccuPlan& plan, const UnitUse& use) 
     const std::string cond = a->only_if ? ctx.sv_of(*a->only_if, *use.opcode, kInstr) : "1'b1";
     switch (a->kind) {
       case ActionKind::Receive:
-        if (a->port != plan.in_ch || a->only_if) fail(fmt::format("a receive on {} the datapath does not take", a->port));
+        if (a->port != plan.in_ch || a->only_if)
+          fail(fmt::format("a receive on {} the datapath does not take", a->port));
         if (o.receive) fail("two receives");
         o.receive = true;
         o.summary.push_back(a->port);
         break;
       case ActionKind::Read:
-        if (a->state != plan.mem || a->port != plan.read_port) fail(fmt::format("a read of {} on {}", a->state, a->port));
+        if (a->state != plan.mem || a->port != plan.read_port)
+          fail(fmt::format("a read of {} on {}", a->state, a->port));
         if (o.spr == 2 && a->only_if) fail("a conditional read in a two-step row");
         o.reads.push_back({a->base, cond});
-        o.summary.push_back(fmt::format("{}[{}]{}", a->state, a->base, a->only_if ? fmt::format(" if {}", a->only_if->text()) : ""));
+        o.summary.push_back(
+            fmt::format("{}[{}]{}", a->state, a->base, a->only_if ? fmt::format(" if {}", a->only_if->text()) : ""));
         break;
       case ActionKind::Write:
-        if (a->state != plan.mem || a->port != plan.write_port || a->only_if) fail(fmt::format("a write of {} on {}", a->state, a->port));
+        if (a->state != plan.mem || a->port != plan.write_port || a->only_if)
+          fail(fmt::format("a write of {} on {}", a->state, a->port));
         if (!o.write_base.empty()) fail("two writes");
         o.write_base = a->base;
         break;
       case ActionKind::Emit:
-        if (a->port != plan.out_ch || a->only_if) fail(fmt::format("an emit on {} the datapath does not drive", a->port));
+        if (a->port != plan.out_ch || a->only_if)
+          fail(fmt::format("an emit on {} the datapath does not drive", a->port));
         if (o.emit) fail("two emits");
         o.emit = true;
         break;
@@ -177,7 +185,8 @@ AccuOp plan_op(const RtlContext& ctx, const AccuPlan& plan, const UnitUse& use) 
 
   // Reads: one per step; a two-step row holds its first read.
   if (o.reads.size() > static_cast<std::size_t>(o.spr)) fail("more reads than steps");
-  if (o.spr == 2 && (o.reads.size() != 2 || o.receive)) fail("a two-step row must read on both steps and receive nothing");
+  if (o.spr == 2 && (o.reads.size() != 2 || o.receive))
+    fail("a two-step row must read on both steps and receive nothing");
   const int operands = (o.receive ? 1 : 0) + static_cast<int>(o.reads.size());
   if (operands == 0 || operands > 2) fail(fmt::format("{} operands per row", operands));
 
@@ -204,15 +213,19 @@ AccuOp plan_op(const RtlContext& ctx, const AccuPlan& plan, const UnitUse& use) 
     bool always = false;
     for (const Action* a : use.actions) {
       if (a->port != port) continue;
-      if (!a->only_if) always = true;
-      else conds.push_back(ctx.sv_of(*a->only_if, *use.opcode, kInstr));
+      if (!a->only_if)
+        always = true;
+      else
+        conds.push_back(ctx.sv_of(*a->only_if, *use.opcode, kInstr));
     }
     std::vector<std::string> texts;
     for (const Action* a : use.actions)
       if (a->port == port && a->only_if) texts.push_back(a->only_if->text());
     std::string c, t;
-    if (always) c = "1'b1", t = "*";
-    else if (!conds.empty()) c = fmt::format("{}", fmt::join(conds, " || ")), t = fmt::format("{}", fmt::join(texts, " or "));
+    if (always)
+      c = "1'b1", t = "*";
+    else if (!conds.empty())
+      c = fmt::format("{}", fmt::join(conds, " || ")), t = fmt::format("{}", fmt::join(texts, " or "));
     o.port_cond_sv.push_back(c);
     o.port_cond.push_back(t);
   }
@@ -240,18 +253,21 @@ AccuPlan plan_accu(const RtlContext& ctx) {
     if (a.unit != kUnit || a.state != plan.mem) continue;
     std::string& p = a.kind == ActionKind::Read ? plan.read_port : plan.write_port;
     if (a.kind != ActionKind::Read && a.kind != ActionKind::Write) continue;
-    if (!p.empty() && p != a.port) unsupported(fmt::format("{} is accessed through more than one {} port", plan.mem, to_string(a.kind)));
+    if (!p.empty() && p != a.port)
+      unsupported(fmt::format("{} is accessed through more than one {} port", plan.mem, to_string(a.kind)));
     p = a.port;
   }
   for (const auto& p : unit->ports) {
-    if (p.rate != 1 && (p.name == plan.read_port || p.name == plan.write_port || p.name == plan.in_ch || p.name == plan.out_ch))
+    if (p.rate != 1 &&
+        (p.name == plan.read_port || p.name == plan.write_port || p.name == plan.in_ch || p.name == plan.out_ch))
       unsupported(fmt::format("port {} has rate {}; the datapath moves one item per cycle on it", p.name, p.rate));
     if (p.rate < 2) plan.excl.push_back(p.name);
   }
   for (const auto& use : ctx.uses(kUnit, kInstr)) plan.ops.push_back(plan_op(ctx, plan, use));
 
   for (const auto& h : ctx.spec().header) {
-    if ((h.count.kind != HeaderCount::UnitSteps && h.count.kind != HeaderCount::PortItems) || h.count.unit != kUnit) continue;
+    if ((h.count.kind != HeaderCount::UnitSteps && h.count.kind != HeaderCount::PortItems) || h.count.unit != kUnit)
+      continue;
     if (h.count.kind != HeaderCount::UnitSteps || !plan.progress.empty())
       unsupported(fmt::format("header entry {}: accu keeps one counter, of its steps", h.name));
     plan.progress = "PROGRESS_" + upper(h.name);
@@ -284,7 +300,8 @@ std::string decode_items(const RtlContext& ctx, const AccuPlan& plan) {
     if (u.emit) sets.emplace_back("em", "1'b1");
     if (u.relu) sets.emplace_back("relu", "1'b1");
     for (std::size_t p = 0; p < plan.excl.size(); ++p)
-      if (!u.port_cond_sv[p].empty()) sets.emplace_back(fmt::format("ports[{}]", port_const(plan.excl[p])), u.port_cond_sv[p]);
+      if (!u.port_cond_sv[p].empty())
+        sets.emplace_back(fmt::format("ports[{}]", port_const(plan.excl[p])), u.port_cond_sv[p]);
     std::size_t w = 0;
     for (const auto& s : sets) w = std::max(w, s.first.size());
     for (const auto& [k, v] : sets) o += fmt::format("        dec.{:<{}} = {};\n", k, w, v);
@@ -307,7 +324,8 @@ std::string unused_fields(const RtlContext& ctx, const AccuPlan& plan) {
   }
   std::vector<std::string> out;
   for (const auto& f : ctx.spec().word0)
-    if (f.agu_target && std::find(used.begin(), used.end(), f.name) == used.end()) out.push_back(fmt::format("{}.{}", kInstr, f.name));
+    if (f.agu_target && std::find(used.begin(), used.end(), f.name) == used.end())
+      out.push_back(fmt::format("{}.{}", kInstr, f.name));
   return out.empty() ? "1'b0" : fmt::format("{}", fmt::join(out, ", "));
 }
 
@@ -322,10 +340,14 @@ std::string pairs_comment(const AccuPlan& plan) {
       for (std::size_t p = 0; p < plan.excl.size() && ok; ++p) {
         const std::string &cx = x.port_cond[p], &cy = y.port_cond[p];
         if (cx.empty() || cy.empty()) continue;
-        if (cx == "*" && cy == "*") ok = false;
-        else if (cx == "*") yc.push_back(cy);
-        else if (cy == "*") xc.push_back(cx);
-        else both.push_back(fmt::format("not ({}) in {} or not ({}) in {}", cx, x.op->name, cy, y.op->name));
+        if (cx == "*" && cy == "*")
+          ok = false;
+        else if (cx == "*")
+          yc.push_back(cy);
+        else if (cy == "*")
+          xc.push_back(cx);
+        else
+          both.push_back(fmt::format("not ({}) in {} or not ({}) in {}", cx, x.op->name, cy, y.op->name));
       }
       if (!ok) continue;
       auto side = [](const AccuOp& u, const std::vector<std::string>& c) {
@@ -732,7 +754,8 @@ std::string emit_tpu_accu(const RtlContext& ctx) {
   }
   std::string alu_note;
   for (const auto& p : ctx.spec().unit(kUnit)->ports)
-    if (p.rate >= 2) alu_note += fmt::format("{}{} has rate {}, one item a slot", alu_note.empty() ? "" : "; ", p.name, p.rate);
+    if (p.rate >= 2)
+      alu_note += fmt::format("{}{} has rate {}, one item a slot", alu_note.empty() ? "" : "; ", p.name, p.rate);
   if (alu_note.empty()) alu_note = "every port is exclusive";
 
   std::string o = ctx.file_header("tpu_accu", "the accumulator registers and their ALU");

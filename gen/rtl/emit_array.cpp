@@ -83,28 +83,32 @@ ArrayPlan plan_array(const RtlContext& ctx) {
   ArrayPlan plan;
   const auto uses = ctx.uses(kUnit, "instr");
   if (uses.size() != 1)
-    unsupported(fmt::format("{} opcodes reach the array; its only instruction is the wcol header word, which "
-                            "carries no opcode, so exactly one can",
-                            uses.size()));
+    unsupported(
+        fmt::format("{} opcodes reach the array; its only instruction is the wcol header word, which "
+                    "carries no opcode, so exactly one can",
+                    uses.size()));
   const UnitUse& use = uses.front();
   plan.op = use.opcode;
   const std::int64_t t = ctx.param("T");
   for (const Action* a : use.actions) {
-    if (a->only_if) unsupported(fmt::format("{}: the {} action on {} is conditional", use.opcode->name, to_string(a->kind), a->port));
+    if (a->only_if)
+      unsupported(fmt::format("{}: the {} action on {} is conditional", use.opcode->name, to_string(a->kind), a->port));
     const auto per = per_of(ctx, *a, *use.opcode);
     switch (a->kind) {
       case ActionKind::Receive: {
         const Channel& c = ctx.channel(a->port);
         if (c.header_items > 0) {
           if (!plan.wcol.empty()) unsupported("more than one channel carries a header word");
-          if (c.header_items != 1) unsupported(fmt::format("{} carries {} header items; the array takes one", c.port, c.header_items));
+          if (c.header_items != 1)
+            unsupported(fmt::format("{} carries {} header items; the array takes one", c.port, c.header_items));
           std::vector<std::int64_t> f(ctx.spec().word0.size(), 0);
           if (action_items(ctx.isa(), *a, *use.opcode, f) != t + c.header_items)
             unsupported(fmt::format("{} carries '{}' items per mm; the array takes the header word and T weight rows",
                                     c.port, a->items.text()));
           plan.wcol = c.port;
         } else {
-          if (!plan.acol.empty() || per != Per::Row) unsupported(fmt::format("receive on {} is not one row per activation row", c.port));
+          if (!plan.acol.empty() || per != Per::Row)
+            unsupported(fmt::format("receive on {} is not one row per activation row", c.port));
           plan.acol = c.port;
         }
         if (c.width != ctx.param("VW")) unsupported(fmt::format("{} is not an operand row", c.port));
@@ -112,19 +116,23 @@ ArrayPlan plan_array(const RtlContext& ctx) {
       }
       case ActionKind::Emit: {
         if (per == Per::Mm) break;  // the instructions port: one item per mm, a counter only
-        if (!plan.cw.empty() || per != Per::Row) unsupported(fmt::format("emit on {} is not one row per activation row", a->port));
-        if (ctx.channel(a->port).width != ctx.param("AW")) unsupported(fmt::format("{} is not an accumulator row", a->port));
+        if (!plan.cw.empty() || per != Per::Row)
+          unsupported(fmt::format("emit on {} is not one row per activation row", a->port));
+        if (ctx.channel(a->port).width != ctx.param("AW"))
+          unsupported(fmt::format("{} is not an accumulator row", a->port));
         plan.cw = a->port;
         break;
       }
       case ActionKind::Compute:
         if (a->state != "matmul" || per != Per::Row)
-          unsupported(fmt::format("compute '{}' ('{}' items): the array computes the weight-stationary matmul, one row per "
-                                  "activation row",
-                                  a->state, a->items.text()));
+          unsupported(
+              fmt::format("compute '{}' ('{}' items): the array computes the weight-stationary matmul, one row per "
+                          "activation row",
+                          a->state, a->items.text()));
         break;
       default:
-        unsupported(fmt::format("{}: a {} of {} (the array owns no memory)", use.opcode->name, to_string(a->kind), a->state));
+        unsupported(
+            fmt::format("{}: a {} of {} (the array owns no memory)", use.opcode->name, to_string(a->kind), a->state));
     }
   }
   if (plan.wcol.empty() || plan.acol.empty() || plan.cw.empty())
@@ -133,11 +141,14 @@ ArrayPlan plan_array(const RtlContext& ctx) {
   for (const auto& h : ctx.spec().header) {
     if (h.count.kind != HeaderCount::UnitSteps && h.count.kind != HeaderCount::PortItems) continue;
     if (h.count.unit != kUnit) continue;
-    if (h.count.kind == HeaderCount::UnitSteps) unsupported(fmt::format("header entry {} counts the array's steps", h.name));
+    if (h.count.kind == HeaderCount::UnitSteps)
+      unsupported(fmt::format("header entry {} counts the array's steps", h.name));
     std::optional<Per> per;
     for (const Action* a : use.actions)
       if (a->port == h.count.port) per = per_of(ctx, *a, *use.opcode);
-    if (!per) unsupported(fmt::format("header entry {} counts port {}, which is neither once per mm nor once per row", h.name, h.count.port));
+    if (!per)
+      unsupported(fmt::format("header entry {} counts port {}, which is neither once per mm nor once per row", h.name,
+                              h.count.port));
     plan.counters.push_back({"PROGRESS_" + upper(h.name), h.name, h.count.port, *per});
   }
   return plan;
@@ -465,8 +476,9 @@ endmodule
 
 std::string counter_comment(const ArrayPlan::Counter& c) {
   return fmt::format("//   {}: +1 {}\n", c.progress,
-                     c.per == Per::Mm ? "per mm, when its last result row leaves\n//     (or when an mm with rows == 0 retires)"
-                                      : "per result row that leaves");
+                     c.per == Per::Mm
+                         ? "per mm, when its last result row leaves\n//     (or when an mm with rows == 0 retires)"
+                         : "per result row that leaves");
 }
 
 std::string counter_logic(const ArrayPlan& plan) {

@@ -1,17 +1,17 @@
 // The compute path's emitters (tpu_pe, tpu_array, tpu_accu): what they
 // derive from the spec and refuse, lint and synthesis of the generated files
-// in three configurations (Verilator, Yosys, Icarus), and the functional
+// in three configurations (Verilator, Yosys, Icarus; the testbenches rerun
+// on Yosys's gates at T=4/MAXDIM=16), and the functional
 // testbenches tests/rtl/tb_tpu_array.sv and tests/rtl/tb_tpu_accu.sv under
 // Icarus (results, backpressure, throughput across mm boundaries, the
 // accumulator's read-after-write distance and its mvout/mm overlap).
-#include <catch2/catch.hpp>
-
 #include <sys/wait.h>
 
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -102,6 +102,28 @@ bool has_latch_cell(const std::string& yosys_log) {
          yosys_log.find("$adlatch") != std::string::npos;
 }
 
+/// Yosys's result simulates like the RTL: the module's testbench on the
+/// synthesised gates (Yosys's simcells.v; the accu's ar RAM stays the RTL
+/// primitive, so its contents are still compared).
+void check_netlist(const Generated& g, const std::string& m) {
+  const std::string tb = m == "tpu_array" ? "tb_tpu_array" : "tb_tpu_accu";
+  std::string params = " -P " + tb + ".T=" + std::to_string(g.t);
+  if (m == "tpu_accu") params += " -P " + tb + ".NAR=" + std::to_string(g.nar);
+  const std::string cells = "$(dirname $(command -v yosys))/../share/yosys/simcells.v";
+  const std::string cd = "cd " + g.dir.string() + " && ";
+  const Run b = run(cd + "iverilog -g2012 -o netlist_" + m + ".vvp -s " + tb + params + " tpu_pkg.sv " +
+                        (m == "tpu_accu" ? "tpu_ram_1r1w.sv " : "") + "netlist_" + m + ".v " + cells + " " +
+                        TPUGEN_SOURCE_DIR "/tests/rtl/" + tb + ".sv",
+                    g.dir / ("netlist_" + m + "_build.log"));
+  INFO(b.out);
+  REQUIRE(b.code == 0);
+  const Run s = run(cd + "timeout 60 vvp -n netlist_" + m + ".vvp", g.dir / ("netlist_" + m + ".log"));
+  INFO(s.out);
+  CHECK(s.code == 0);
+  CHECK(s.out.find("PASS") != std::string::npos);
+  CHECK(s.out.find("FAIL") == std::string::npos);
+}
+
 const rtl::RtlContext& default_ctx() {
   static const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
   static const rtl::RtlContext ctx(isa, {});
@@ -172,18 +194,20 @@ TEST_CASE("compute emitters refuse action patterns they do not implement", "[rtl
   }
 }
 
-TEST_CASE("compute modules pass Verilator, Yosys and Icarus", "[rtl][compute][tools]") {
+TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates simulate", "[rtl][compute][tools]") {
   for (const Config& c : kConfigs) {
     const Generated g = generate_config(c);
     for (const std::string m : {"tpu_pe", "tpu_array", "tpu_accu"}) {
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " " << m);
       const std::string cd = "cd " + g.dir.string() + " && ";
-      const Run v = run(cd + "verilator --lint-only -Wall --top-module " + m + " " + files_of(m), g.dir / ("verilator_" + m + ".log"));
+      const Run v = run(cd + "verilator --lint-only -Wall --top-module " + m + " " + files_of(m),
+                        g.dir / ("verilator_" + m + ".log"));
       INFO(v.out);
       CHECK(v.code == 0);
       CHECK(v.out.find("Warning") == std::string::npos);
 
-      const Run i = run(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
+      const Run i =
+          run(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
       INFO(i.out);
       CHECK(i.code == 0);
       CHECK(only_icarus_sorry(i.out));
@@ -191,14 +215,18 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus", "[rtl][compute][to
       // The accu's ar RAM is the shared primitive, read as a black box here
       // (its own checks cover it; synthesised as flops it takes 10-20 s).
       std::string read = "read_verilog -sv " + files_of(m) + "; ";
-      if (m == "tpu_accu") read = "read_verilog -sv tpu_pkg.sv tpu_fifo.sv tpu_accu.sv; read_verilog -sv -lib tpu_ram_1r1w.sv; ";
-      const Run y = run(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
-                            "; stat\"",
-                        g.dir / ("yosys_" + m + ".log"));
+      if (m == "tpu_accu")
+        read = "read_verilog -sv tpu_pkg.sv tpu_fifo.sv tpu_accu.sv; read_verilog -sv -lib tpu_ram_1r1w.sv; ";
+      const bool netlist = c.t == 4 && c.maxdim == 16 && m != "tpu_pe";
+      const Run y =
+          run(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
+                  "; stat" + (netlist ? "; write_verilog -noattr netlist_" + m + ".v" : "") + "\"",
+              g.dir / ("yosys_" + m + ".log"));
       INFO(y.out.substr(y.out.size() > 4000 ? y.out.size() - 4000 : 0));
       CHECK(y.code == 0);
       CHECK(y.out.find("Warning") == std::string::npos);
       CHECK(!has_latch_cell(y.out));
+      if (netlist && y.code == 0) check_netlist(g, m);
     }
   }
 }
@@ -235,11 +263,11 @@ TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mv
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " seed " << seed);
       const std::string cd = "cd " + g.dir.string() + " && ";
       const std::string vvp = "tb_accu_" + std::to_string(seed) + ".vvp";
-      const Run b = run(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
-                            " -P tb_tpu_accu.NAR=" + std::to_string(g.nar) + " -P tb_tpu_accu.Seed=" +
-                            std::to_string(seed) + " " + files_of("tpu_accu") + " " +
-                            TPUGEN_SOURCE_DIR "/tests/rtl/tb_tpu_accu.sv",
-                        g.dir / "tb_accu_build.log");
+      const Run b =
+          run(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
+                  " -P tb_tpu_accu.NAR=" + std::to_string(g.nar) + " -P tb_tpu_accu.Seed=" + std::to_string(seed) +
+                  " " + files_of("tpu_accu") + " " + TPUGEN_SOURCE_DIR "/tests/rtl/tb_tpu_accu.sv",
+              g.dir / "tb_accu_build.log");
       INFO(b.out);
       REQUIRE(b.code == 0);
       const Run s = run(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_accu_" + std::to_string(seed) + ".log"));
