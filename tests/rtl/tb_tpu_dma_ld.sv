@@ -1,0 +1,251 @@
+// tb_tpu_dma_ld: functional testbench of the generated tpu_dma_ld (Icarus -g2012).
+//
+// A DRAM model holds A and B (random bytes, MAXDIM x MAXDIM each), accepts
+// read requests (randomly not ready in phase 1), checks each address is a
+// multiple of DMA_WORDS*T, and answers in order with DMA_WORDS*VW bits,
+// Latency cycles after the request (0: the next cycle), plus random gaps in
+// phase 1; it checks the unit never has more than QD requests unanswered.
+// A random program of dma_ld (every mode: A or B, to dma2sp or dma2vr; any
+// row, column block and nr) runs; every row on dma2sp and dma2vr is compared
+// with the matrix bytes (r, col_block*T .. +T-1) in program order. Phase 2
+// runs without gaps or backpressure and reports the sustained rows per
+// cycle. Prints PASS or FAIL.
+//
+// Operands (spec operand table): dma_ld f0 = mode (bit 0: B, bit 1: vr),
+// f1 = dram_row0, f2 = col_block, f3 = dst_row0.
+`timescale 1ns / 1ps
+module tb_tpu_dma_ld #(
+  parameter int T = 4,
+  parameter int MAXDIM = 16,
+  parameter int DMA_WORDS = 1,
+  parameter int QD = 16,
+  parameter int Latency = 0,
+  parameter int Seed = 3
+);
+  localparam int VW = 8 * T;
+  localparam int RW = DMA_WORDS * VW;
+  localparam int Bytes = MAXDIM * MAXDIM;
+  localparam int WPR = MAXDIM / T;
+`include "tb_movers.svh"
+
+  logic          instr_valid, instr_ready;
+  logic [IW-1:0] instr;
+  logic          rd_req_valid, rd_req_ready, rd_req_sel;
+  logic [31:0]   rd_req_addr;
+  logic          rd_rsp_valid, rd_rsp_ready;
+  logic [RW-1:0] rd_rsp_data;
+  logic          dma2sp_valid, dma2sp_ready;
+  logic [VW-1:0] dma2sp_data;
+  logic          dma2vr_valid, dma2vr_ready;
+  logic [VW-1:0] dma2vr_data;
+  logic [CW-1:0] progress;
+  logic          idle;
+
+  tpu_dma_ld #(
+    .T(T),
+    .MAXDIM(MAXDIM),
+    .DMA_WORDS(DMA_WORDS),
+    .QD(QD)
+  ) u_dut (
+    .clk_i(clk),
+    .rst_ni(rst_n),
+    .instr_valid_i(instr_valid),
+    .instr_ready_o(instr_ready),
+    .instr_i(instr),
+    .dram_rd_req_valid_o(rd_req_valid),
+    .dram_rd_req_ready_i(rd_req_ready),
+    .dram_rd_req_sel_o(rd_req_sel),
+    .dram_rd_req_addr_o(rd_req_addr),
+    .dram_rd_rsp_valid_i(rd_rsp_valid),
+    .dram_rd_rsp_ready_o(rd_rsp_ready),
+    .dram_rd_rsp_data_i(rd_rsp_data),
+    .dma2sp_valid_o(dma2sp_valid),
+    .dma2sp_ready_i(dma2sp_ready),
+    .dma2sp_data_o(dma2sp_data),
+    .dma2vr_valid_o(dma2vr_valid),
+    .dma2vr_ready_i(dma2vr_ready),
+    .dma2vr_data_o(dma2vr_data),
+    .progress_o(progress),
+    .idle_o(idle)
+  );
+
+  logic [7:0] mem_a[Bytes];
+  logic [7:0] mem_b[Bytes];
+
+  // --- The program and the expected rows ------------------------------------
+  logic [IW-1:0] instr_q[$];
+  logic [VW-1:0] exp_sp[$];
+  logic [VW-1:0] exp_vr[$];
+  int steps_total = 0;
+
+  task automatic add_dma_ld(input int mode, input int row0, input int col, input int nr);
+    logic [VW-1:0] row;
+    instr_q.push_back(mk(tpu_pkg::OP_DMA_LD, mode, row0, col, rnd(64), nr, nr));
+    for (int r = 0; r < nr; r++) begin
+      for (int i = 0; i < T; i++)
+        row[8*i +: 8] = (mode & 1) ? mem_b[(row0 + r) * MAXDIM + col * T + i] : mem_a[(row0 + r) * MAXDIM + col * T + i];
+      if (mode & 2) exp_vr.push_back(row);
+      else exp_sp.push_back(row);
+    end
+    steps_total += nr;
+  endtask
+
+  task automatic random_program(input int n);
+    int nr;
+    for (int i = 0; i < n; i++) begin
+      if (rnd(10) == 0) begin
+        instr_q.push_back(mk(tpu_pkg::OP_NOP, 0, 0, 0, 0, 3, 3));  // not dma_ld's: ignored
+      end else begin
+        nr = 1 + rnd(MAXDIM < 20 ? MAXDIM : 20);
+        add_dma_ld(rnd(4), rnd(MAXDIM - nr + 1), rnd(WPR), nr);
+      end
+    end
+  endtask
+
+  // --- DRAM model -------------------------------------------------------------
+  // Responses not yet presented: {cycle it may be presented, data}.
+  logic [RW+31:0] rsp_q[$];
+  logic [RW+31:0] rsp_head;
+  int            unanswered = 0;  // requests taken, response not yet accepted
+  logic [RW-1:0] beat;
+  logic          req_hold;
+  logic [32:0]   req_held;
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      rd_req_ready <= 1'b0;
+      rd_rsp_valid <= 1'b0;
+      rd_rsp_data <= '0;
+      req_hold <= 1'b0;
+    end else begin
+      `TB_HOLD("dram_rd_req", rd_req_valid, rd_req_ready, {rd_req_sel, rd_req_addr}, req_hold, req_held)
+      if (rd_req_valid && rd_req_ready) begin
+        if (rd_req_addr % (DMA_WORDS * T) != 0) begin
+          $display("FAIL: read address %0d is not a multiple of DMA_WORDS*T", rd_req_addr);
+          errors++;
+        end
+        for (int b = 0; b < RW / 8; b++)
+          beat[8*b +: 8] = (rd_req_addr + b >= Bytes) ? 8'd0 : rd_req_sel ? mem_b[rd_req_addr + b] : mem_a[rd_req_addr + b];
+        rsp_q.push_back({32'(cycle + Latency), beat});
+        unanswered++;
+        if (unanswered > QD) begin
+          $display("FAIL: %0d read requests unanswered, more than QD = %0d", unanswered, QD);
+          errors++;
+        end
+      end
+      if (rd_rsp_valid && rd_rsp_ready) begin
+        rd_rsp_valid <= 1'b0;
+        unanswered--;
+      end
+      if (rsp_q.size() > 0) rsp_head = rsp_q[0];
+      if ((!rd_rsp_valid || rd_rsp_ready) && rsp_q.size() > 0 && rsp_head[RW +: 32] <= 32'(cycle) &&
+          rnd(100) >= gap) begin
+        rsp_head = rsp_q.pop_front();
+        rd_rsp_data <= rsp_head[RW-1:0];
+        rd_rsp_valid <= 1'b1;
+      end
+      rd_req_ready <= rnd(100) >= bp;
+    end
+  end
+
+  // --- Instructions and outputs -------------------------------------------------
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      instr_valid <= 1'b0;
+      instr <= '0;
+    end else begin
+      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
+    end
+  end
+
+  logic          sp_hold, vr_hold;
+  logic [VW-1:0] sp_held, vr_held, item;
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      dma2sp_ready <= 1'b0;
+      dma2vr_ready <= 1'b0;
+      sp_hold <= 1'b0;
+      vr_hold <= 1'b0;
+    end else begin
+      `TB_HOLD("dma2sp", dma2sp_valid, dma2sp_ready, dma2sp_data, sp_hold, sp_held)
+      `TB_HOLD("dma2vr", dma2vr_valid, dma2vr_ready, dma2vr_data, vr_hold, vr_held)
+      `TB_EXPECT("dma2sp", dma2sp_valid, dma2sp_ready, dma2sp_data, exp_sp, item)
+      `TB_EXPECT("dma2vr", dma2vr_valid, dma2vr_ready, dma2vr_data, exp_vr, item)
+      if (dma2sp_valid && dma2vr_valid) begin
+        $display("FAIL: rows on both channels at once");
+        errors++;
+      end
+      dma2sp_ready <= rnd(100) >= bp;
+      dma2vr_ready <= rnd(100) >= bp;
+    end
+  end
+
+  // --- Phases -----------------------------------------------------------------
+  task automatic wait_done(input string what);
+    longint limit;
+    limit = cycle + 40000;
+    while ((instr_q.size() > 0 || instr_valid || exp_sp.size() > 0 || exp_vr.size() > 0 || !idle) && cycle < limit)
+      @(posedge clk);
+    repeat (3) @(posedge clk);
+    if (cycle >= limit) begin
+      $display("FAIL: %s did not finish (%0d instructions, %0d + %0d rows left)", what, instr_q.size(), exp_sp.size(),
+               exp_vr.size());
+      errors++;
+    end
+    if (progress !== CW'(steps_total)) begin
+      $display("FAIL: %s: progress %0d, expected %0d", what, progress, steps_total);
+      errors++;
+    end
+    if (rsp_q.size() != 0 || rd_rsp_valid) begin
+      $display("FAIL: %s: responses left over", what);
+      errors++;
+    end
+  endtask
+
+  task automatic measure(input int target, output longint cycles);
+    longint start;
+    while (!(instr_valid && instr_ready)) @(posedge clk);
+    start = cycle;
+    while (progress != CW'(target)) @(posedge clk);
+    cycles = cycle - start;
+  endtask
+
+  initial begin
+    longint cycles, lat;
+    int base_steps;
+    for (int b = 0; b < Bytes; b++) begin
+      mem_a[b] = 8'($random(seed));
+      mem_b[b] = 8'($random(seed));
+    end
+    repeat (3) @(posedge clk);
+    rst_n = 1'b1;
+
+    gap = 30;
+    bp = 40;
+    random_program(120);
+    wait_done("random program");
+
+    gap = 0;
+    bp = 0;
+    base_steps = steps_total;
+    for (int i = 0; i < 8; i++) add_dma_ld(i % 4, 0, i % WPR, 16);
+    measure(base_steps + 128, cycles);
+    wait_done("burst");
+    $display("THROUGHPUT dma_ld (Latency=%0d, QD=%0d, DMA_WORDS=%0d): %0d rows in %0d cycles", Latency, QD,
+             DMA_WORDS, 128, cycles);
+
+    add_dma_ld(2, 1, 0, 1);
+    while (!(instr_valid && instr_ready)) @(posedge clk);
+    lat = cycle;
+    while (!dma2vr_valid) @(posedge clk);
+    lat = cycle - lat;
+    wait_done("latency");
+    $display("LATENCY dma_ld: instruction handshake to first row out %0d cycles at Latency=%0d", lat, Latency);
+
+    if (errors == 0)
+      $display("PASS tb_tpu_dma_ld T=%0d MAXDIM=%0d DMA_WORDS=%0d QD=%0d Latency=%0d: %0d rows checked", T, MAXDIM,
+               DMA_WORDS, QD, Latency, checked);
+    else $display("FAIL tb_tpu_dma_ld: %0d errors", errors);
+    $finish;
+  end
+
+endmodule

@@ -1,0 +1,210 @@
+// tb_tpu_dma_st: functional testbench of the generated tpu_dma_st (Icarus -g2012).
+//
+// A DRAM model holds C (MAXDIM x MAXDIM random bytes), accepts write
+// requests (randomly not ready in phase 1), checks each address is a
+// multiple of T, writes the row, and acknowledges every write in order
+// Latency cycles later (0: the next cycle), with random gaps in phase 1. A
+// random program of mvout (any row, column block and nr) feeds rows on ac2sp
+// with random gaps; at the end C must equal a reference copy updated in
+// program order, every other byte untouched. progress_o may never count a
+// write before its acknowledgement. Phase 2 runs without gaps or
+// backpressure and reports the sustained rows per cycle. Prints PASS or FAIL.
+//
+// Operands (spec operand table): mvout f0 = ar0, f1 = dram_row0,
+// f2 = col_block.
+`timescale 1ns / 1ps
+module tb_tpu_dma_st #(
+  parameter int T = 4,
+  parameter int MAXDIM = 16,
+  parameter int Latency = 0,
+  parameter int Seed = 4
+);
+  localparam int VW = 8 * T;
+  localparam int Bytes = MAXDIM * MAXDIM;
+  localparam int WPR = MAXDIM / T;
+`include "tb_movers.svh"
+
+  logic          instr_valid, instr_ready;
+  logic [IW-1:0] instr;
+  logic          ac2sp_valid, ac2sp_ready;
+  logic [VW-1:0] ac2sp_data;
+  logic          wr_req_valid, wr_req_ready;
+  logic [31:0]   wr_req_addr;
+  logic [VW-1:0] wr_req_data;
+  logic          wr_rsp_valid, wr_rsp_ready;
+  logic [CW-1:0] progress;
+  logic          idle;
+
+  tpu_dma_st #(
+    .T(T),
+    .MAXDIM(MAXDIM)
+  ) u_dut (
+    .clk_i(clk),
+    .rst_ni(rst_n),
+    .instr_valid_i(instr_valid),
+    .instr_ready_o(instr_ready),
+    .instr_i(instr),
+    .ac2sp_valid_i(ac2sp_valid),
+    .ac2sp_ready_o(ac2sp_ready),
+    .ac2sp_data_i(ac2sp_data),
+    .dram_wr_req_valid_o(wr_req_valid),
+    .dram_wr_req_ready_i(wr_req_ready),
+    .dram_wr_req_addr_o(wr_req_addr),
+    .dram_wr_req_data_o(wr_req_data),
+    .dram_wr_rsp_valid_i(wr_rsp_valid),
+    .dram_wr_rsp_ready_o(wr_rsp_ready),
+    .progress_o(progress),
+    .idle_o(idle)
+  );
+
+  logic [7:0] mem_c[Bytes];
+  logic [7:0] ref_c[Bytes];
+
+  // --- The program and its rows ----------------------------------------------
+  logic [IW-1:0] instr_q[$];
+  logic [VW-1:0] ac2sp_q[$];
+  int steps_total = 0;
+
+  task automatic add_mvout(input int row0, input int col, input int nr);
+    logic [VW-1:0] row;
+    instr_q.push_back(mk(tpu_pkg::OP_MVOUT, rnd(128), row0, col, 0, nr, nr));
+    for (int r = 0; r < nr; r++) begin
+      row = rnd_row();
+      ac2sp_q.push_back(row);
+      for (int i = 0; i < T; i++) ref_c[(row0 + r) * MAXDIM + col * T + i] = row[8*i +: 8];
+    end
+    steps_total += nr;
+  endtask
+
+  task automatic random_program(input int n);
+    int nr;
+    for (int i = 0; i < n; i++) begin
+      if (rnd(10) == 0) begin
+        instr_q.push_back(mk(tpu_pkg::OP_VRELU, 0, 0, 0, 0, 3, 3));  // not dma_st's: ignored
+      end else begin
+        nr = 1 + rnd(MAXDIM < 20 ? MAXDIM : 20);
+        add_mvout(rnd(MAXDIM - nr + 1), rnd(WPR), nr);
+      end
+    end
+  endtask
+
+  // --- DRAM model -------------------------------------------------------------
+  logic [31:0] ack_q[$];  // cycle each acknowledgement may be presented
+  logic [31:0] ack_head;
+  int          acked = 0;  // acknowledgements accepted by the unit
+  logic        req_hold;
+  logic [31+VW:0] req_held;
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      wr_req_ready <= 1'b0;
+      wr_rsp_valid <= 1'b0;
+      req_hold <= 1'b0;
+    end else begin
+      `TB_HOLD("dram_wr_req", wr_req_valid, wr_req_ready, {wr_req_addr, wr_req_data}, req_hold, req_held)
+      if (wr_req_valid && wr_req_ready) begin
+        if (wr_req_addr % T != 0 || wr_req_addr + T > Bytes) begin
+          $display("FAIL: write address %0d is not a row of C at a multiple of T", wr_req_addr);
+          errors++;
+        end else begin
+          for (int i = 0; i < T; i++) mem_c[wr_req_addr + i] = wr_req_data[8*i +: 8];
+        end
+        ack_q.push_back(32'(cycle + Latency));
+      end
+      if (wr_rsp_valid && wr_rsp_ready) begin
+        wr_rsp_valid <= 1'b0;
+        acked++;
+      end
+      if (ack_q.size() > 0) ack_head = ack_q[0];
+      if ((!wr_rsp_valid || wr_rsp_ready) && ack_q.size() > 0 && ack_head <= 32'(cycle) && rnd(100) >= gap) begin
+        ack_head = ack_q.pop_front();
+        wr_rsp_valid <= 1'b1;
+      end
+      wr_req_ready <= rnd(100) >= bp;
+      if (int'(progress) > acked) begin
+        $display("FAIL: progress %0d counts writes not yet acknowledged (%0d)", progress, acked);
+        errors++;
+      end
+    end
+  end
+
+  // --- Instructions and rows --------------------------------------------------
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      instr_valid <= 1'b0;
+      instr <= '0;
+      ac2sp_valid <= 1'b0;
+      ac2sp_data <= '0;
+    end else begin
+      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
+      `TB_DRIVE(ac2sp_valid, ac2sp_ready, ac2sp_data, ac2sp_q)
+    end
+  end
+
+  // --- Phases -----------------------------------------------------------------
+  task automatic wait_done(input string what);
+    longint limit;
+    limit = cycle + 40000;
+    while ((instr_q.size() > 0 || instr_valid || ac2sp_q.size() > 0 || ac2sp_valid || !idle) && cycle < limit)
+      @(posedge clk);
+    repeat (3) @(posedge clk);
+    if (cycle >= limit) begin
+      $display("FAIL: %s did not finish (%0d instructions, %0d rows left)", what, instr_q.size(), ac2sp_q.size());
+      errors++;
+    end
+    if (progress !== CW'(steps_total) || acked != steps_total) begin
+      $display("FAIL: %s: progress %0d, %0d acknowledged, expected %0d", what, progress, acked, steps_total);
+      errors++;
+    end
+    for (int b = 0; b < Bytes; b++)
+      if (mem_c[b] !== ref_c[b]) begin
+        $display("FAIL: %s: C byte %0d is %h, expected %h", what, b, mem_c[b], ref_c[b]);
+        errors++;
+      end else checked++;
+  endtask
+
+  task automatic measure(input int target, output longint cycles);
+    longint start;
+    while (!(instr_valid && instr_ready)) @(posedge clk);
+    start = cycle;
+    while (progress != CW'(target)) @(posedge clk);
+    cycles = cycle - start;
+  endtask
+
+  initial begin
+    longint cycles, lat;
+    int base_steps;
+    for (int b = 0; b < Bytes; b++) begin
+      mem_c[b] = 8'($random(seed));
+      ref_c[b] = mem_c[b];
+    end
+    repeat (3) @(posedge clk);
+    rst_n = 1'b1;
+
+    gap = 30;
+    bp = 40;
+    random_program(100);
+    wait_done("random program");
+
+    gap = 0;
+    bp = 0;
+    base_steps = steps_total;
+    for (int i = 0; i < 8; i++) add_mvout(0, i % WPR, 16);
+    measure(base_steps + 128, cycles);
+    wait_done("burst");
+    $display("THROUGHPUT dma_st (Latency=%0d): %0d rows acknowledged in %0d cycles", Latency, 128, cycles);
+
+    add_mvout(1, 0, 1);
+    while (!(instr_valid && instr_ready)) @(posedge clk);
+    lat = cycle;
+    while (!wr_req_valid) @(posedge clk);
+    lat = cycle - lat;
+    wait_done("latency");
+    $display("LATENCY dma_st: instruction handshake to the write request %0d cycles (row waiting)", lat);
+
+    if (errors == 0)
+      $display("PASS tb_tpu_dma_st T=%0d MAXDIM=%0d Latency=%0d: %0d bytes checked", T, MAXDIM, Latency, checked);
+    else $display("FAIL tb_tpu_dma_st: %0d errors", errors);
+    $finish;
+  end
+
+endmodule

@@ -1,0 +1,263 @@
+// tb_tpu_spm: functional testbench of the generated tpu_spm (Icarus -g2012).
+//
+// A random program of dma_ld (rows in on dma2sp, written to spad), vld (spad
+// rows out on sp2vr) and mm (the wcol header word, then T weight rows) runs
+// against a shadow copy of spad; every row leaving the unit is compared with
+// the shadow as it stood at that instruction in program order. Reads
+// frequently target the rows the previous dma_ld just wrote (read after
+// write in consecutive cycles). Phase 1 drives random gaps on the
+// instruction and dma2sp streams and random backpressure on both outputs,
+// and checks that a stalled output holds its data; phase 2 runs without
+// either and reports the sustained rows per cycle. Instructions the unit
+// must ignore (an opcode it does not take, a dma_ld bound for vr) are mixed
+// in. Prints PASS or FAIL.
+//
+// Instruction operands follow the spec's operand table: dma_ld f0 = mode,
+// f3 = dst_row0; vld f0 = vr0, f1 = spad0; mm f0 = vr_a, f1 = ar0,
+// f2 = acc, f3 = spad_w.
+`timescale 1ns / 1ps
+module tb_tpu_spm #(
+  parameter int T = 4,
+  parameter int SPAD_ROWS = 64,
+  parameter int Seed = 1
+);
+  localparam int VW = 8 * T;
+`include "tb_movers.svh"
+
+  logic          instr_valid, instr_ready;
+  logic [IW-1:0] instr;
+  logic          dma2sp_valid, dma2sp_ready;
+  logic [VW-1:0] dma2sp_data;
+  logic          sp2vr_valid, sp2vr_ready;
+  logic [VW-1:0] sp2vr_data;
+  logic          wcol_valid, wcol_ready;
+  logic [VW-1:0] wcol_data;
+  logic [CW-1:0] progress;
+  logic          idle;
+
+  tpu_spm #(
+    .T(T),
+    .SPAD_ROWS(SPAD_ROWS)
+  ) u_dut (
+    .clk_i(clk),
+    .rst_ni(rst_n),
+    .instr_valid_i(instr_valid),
+    .instr_ready_o(instr_ready),
+    .instr_i(instr),
+    .dma2sp_valid_i(dma2sp_valid),
+    .dma2sp_ready_o(dma2sp_ready),
+    .dma2sp_data_i(dma2sp_data),
+    .sp2vr_valid_o(sp2vr_valid),
+    .sp2vr_ready_i(sp2vr_ready),
+    .sp2vr_data_o(sp2vr_data),
+    .wcol_valid_o(wcol_valid),
+    .wcol_ready_i(wcol_ready),
+    .wcol_data_o(wcol_data),
+    .progress_o(progress),
+    .idle_o(idle)
+  );
+
+  // --- The program, its input rows and the expected outputs ---------------
+  logic [IW-1:0] instr_q[$];
+  logic [VW-1:0] dma2sp_q[$];
+  logic [VW-1:0] exp_sp2vr[$];
+  logic [VW-1:0] exp_wcol[$];
+  logic [VW-1:0] shadow[SPAD_ROWS];
+  int steps_total = 0;
+  int last_row0 = 0, last_nr = 1;
+
+  task automatic add_dma_ld(input int dst, input int nr);
+    logic [VW-1:0] row;
+    instr_q.push_back(mk(tpu_pkg::OP_DMA_LD, rnd(2), rnd(T), rnd(4), dst, nr, nr));  // mode 0 or 1: to spad
+    for (int r = 0; r < nr; r++) begin
+      row = rnd_row();
+      dma2sp_q.push_back(row);
+      shadow[dst + r] = row;
+    end
+    steps_total += nr;
+    last_row0 = dst;
+    last_nr = nr;
+  endtask
+
+  task automatic add_vld(input int src, input int nr);
+    instr_q.push_back(mk(tpu_pkg::OP_VLD, rnd(SPAD_ROWS), src, 0, 0, nr, nr));
+    for (int r = 0; r < nr; r++) exp_sp2vr.push_back(shadow[src + r]);
+    steps_total += nr;
+  endtask
+
+  task automatic add_mm(input int w, input int nr);
+    instr_q.push_back(mk(tpu_pkg::OP_MM, rnd(SPAD_ROWS), rnd(64), rnd(2), w, nr, T + 1));
+    exp_wcol.push_back(VW'({16'd0, 16'(nr)}));  // header word: {flags = 0, rows = nr}
+    for (int r = 0; r < T; r++) exp_wcol.push_back(shadow[w + r]);
+    steps_total += T + 1;
+  endtask
+
+  // A source row range: often the rows the last dma_ld wrote.
+  function automatic int pick_src(input int nr);
+    int s;
+    if (rnd(3) == 0 && last_row0 + nr <= SPAD_ROWS) s = last_row0 + rnd(last_nr);
+    else s = rnd(SPAD_ROWS - nr + 1);
+    if (s + nr > SPAD_ROWS) s = SPAD_ROWS - nr;
+    pick_src = s;
+  endfunction
+
+  task automatic random_program(input int n);
+    int nr;
+    for (int i = 0; i < n; i++) begin
+      case (rnd(7))
+        0, 1: begin
+          nr = 1 + rnd(12);
+          add_dma_ld(rnd(SPAD_ROWS - nr + 1), nr);
+        end
+        2, 3: begin
+          nr = 1 + rnd(12);
+          add_vld(pick_src(nr), nr);
+        end
+        4, 5: add_mm(pick_src(T), 1 + rnd(40));
+        default: begin
+          // Ignored: an opcode spm does not take, and a dma_ld bound for vr.
+          if (rnd(2) == 0) instr_q.push_back(mk(tpu_pkg::OP_VADD, 1, 2, 3, 0, 3, 6));
+          else instr_q.push_back(mk(tpu_pkg::OP_DMA_LD, 2 + rnd(2), 0, 0, 0, 4, 4));
+        end
+      endcase
+    end
+  endtask
+
+  // --- Drivers and monitors -------------------------------------------------
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      instr_valid <= 1'b0;
+      instr <= '0;
+    end else begin
+      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
+    end
+  end
+
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      dma2sp_valid <= 1'b0;
+      dma2sp_data <= '0;
+    end else begin
+      `TB_DRIVE(dma2sp_valid, dma2sp_ready, dma2sp_data, dma2sp_q)
+    end
+  end
+
+  logic          sp2vr_hold, wcol_hold;
+  logic [VW-1:0] sp2vr_held, wcol_held, item;
+  always @(posedge clk or negedge rst_n) begin
+    if (!rst_n) begin
+      sp2vr_ready <= 1'b0;
+      wcol_ready <= 1'b0;
+      sp2vr_hold <= 1'b0;
+      wcol_hold <= 1'b0;
+    end else begin
+      `TB_HOLD("sp2vr", sp2vr_valid, sp2vr_ready, sp2vr_data, sp2vr_hold, sp2vr_held)
+      `TB_HOLD("wcol", wcol_valid, wcol_ready, wcol_data, wcol_hold, wcol_held)
+      `TB_EXPECT("sp2vr", sp2vr_valid, sp2vr_ready, sp2vr_data, exp_sp2vr, item)
+      `TB_EXPECT("wcol", wcol_valid, wcol_ready, wcol_data, exp_wcol, item)
+      sp2vr_ready <= rnd(100) >= bp;
+      wcol_ready <= rnd(100) >= bp;
+    end
+  end
+
+  // --- Phases -----------------------------------------------------------------
+  task automatic wait_done(input string what);
+    longint limit;
+    limit = cycle + 20000;
+    while ((instr_q.size() > 0 || instr_valid || exp_sp2vr.size() > 0 || exp_wcol.size() > 0 || !idle ||
+            dma2sp_q.size() > 0) && cycle < limit)
+      @(posedge clk);
+    repeat (3) @(posedge clk);
+    if (cycle >= limit) begin
+      $display("FAIL: %s did not finish (%0d instructions, %0d sp2vr and %0d wcol rows left)", what,
+               instr_q.size(), exp_sp2vr.size(), exp_wcol.size());
+      errors++;
+    end
+    if (progress !== CW'(steps_total)) begin
+      $display("FAIL: %s: progress %0d, expected %0d", what, progress, steps_total);
+      errors++;
+    end
+    if (!idle) begin
+      $display("FAIL: %s: not idle at the end", what);
+      errors++;
+    end
+  endtask
+
+  // Cycles from the first instruction handshake until progress reaches `target`.
+  task automatic measure(input string what, input int target, output longint cycles);
+    longint start;
+    while (!(instr_valid && instr_ready)) @(posedge clk);
+    start = cycle;
+    while (progress != CW'(target)) @(posedge clk);
+    cycles = cycle - start;
+  endtask
+
+  // Cycles from an instruction's handshake to its first output item.
+  task automatic latency(input logic is_mm, output longint cycles);
+    longint start;
+    while (!(instr_valid && instr_ready)) @(posedge clk);
+    start = cycle;
+    while (!(is_mm ? wcol_valid : sp2vr_valid)) @(posedge clk);
+    cycles = cycle - start;
+  endtask
+
+  initial begin
+    longint cycles, lat_vld, lat_mm;
+    int base_steps;
+    for (int r = 0; r < SPAD_ROWS; r++) shadow[r] = '0;
+    repeat (3) @(posedge clk);
+    rst_n = 1'b1;
+
+    // Phase 1: fill spad, then a random program under gaps and backpressure.
+    gap = 30;
+    bp = 40;
+    for (int r = 0; r < SPAD_ROWS; r += 32) add_dma_ld(r, (SPAD_ROWS - r < 32) ? SPAD_ROWS - r : 32);
+    random_program(150);
+    wait_done("random program");
+
+    // Phase 2: full speed, no gaps and no backpressure.
+    gap = 0;
+    bp = 0;
+    base_steps = steps_total;
+    for (int i = 0; i < 4; i++) add_dma_ld(8 * i, 16);
+    measure("dma_ld", base_steps + 64, cycles);
+    wait_done("dma_ld burst");
+    $display("THROUGHPUT spm dma_ld (writes): %0d rows in %0d cycles", 64, cycles);
+
+    base_steps = steps_total;
+    for (int i = 0; i < 4; i++) add_vld(4 * i, 16);
+    measure("vld", base_steps + 64, cycles);
+    wait_done("vld burst");
+    $display("THROUGHPUT spm vld (reads): %0d rows in %0d cycles", 64, cycles);
+
+    base_steps = steps_total;
+    for (int i = 0; i < 8; i++) add_mm(T * i % (SPAD_ROWS - T), 16);
+    measure("mm", base_steps + 8 * (T + 1), cycles);
+    wait_done("mm burst");
+    $display("THROUGHPUT spm mm (header + T rows each): %0d items in %0d cycles", 8 * (T + 1), cycles);
+
+    base_steps = steps_total;
+    for (int i = 0; i < 4; i++) begin
+      add_dma_ld(0, 8);
+      add_vld(0, 8);
+      add_mm(0, 8);
+    end
+    measure("mixed", base_steps + 4 * (16 + T + 1), cycles);
+    wait_done("mixed burst");
+    $display("THROUGHPUT spm dma_ld/vld/mm mix: %0d steps in %0d cycles", 4 * (16 + T + 1), cycles);
+
+    add_vld(5, 1);
+    latency(1'b0, lat_vld);
+    wait_done("vld latency");
+    add_mm(5, 1);
+    latency(1'b1, lat_mm);
+    wait_done("mm latency");
+    $display("LATENCY spm: instruction handshake to first sp2vr row %0d cycles, to the wcol header %0d cycles",
+             lat_vld, lat_mm);
+
+    if (errors == 0) $display("PASS tb_tpu_spm T=%0d SPAD_ROWS=%0d: %0d items checked", T, SPAD_ROWS, checked);
+    else $display("FAIL tb_tpu_spm: %0d errors", errors);
+    $finish;
+  end
+
+endmodule
