@@ -20,8 +20,8 @@ constexpr std::string_view kUnit = "dma_ld";
 
 struct LdOp {
   const OpPattern* p = nullptr;
-  std::string row_field, row_base;    ///< first DRAM row
-  std::string word_field, word_base;  ///< packed word (column block)
+  std::string row_field, row_base;                          ///< first DRAM row
+  std::string word_field, word_base;                        ///< packed word (column block)
   std::vector<std::pair<std::size_t, std::string>> sels;    ///< source index, condition (SV)
   std::vector<std::pair<std::size_t, std::string>> routes;  ///< route index, condition (SV)
   std::vector<std::string> sel_texts, route_texts;          ///< the conditions as the spec writes them
@@ -36,7 +36,7 @@ struct LdPlan {
 };
 
 std::string cond_of(const RtlContext& ctx, const OpPattern& p, const Action& a) {
-  return a.only_if ? expr_sv(ctx, *a.only_if, *p.op) : "1'b1";
+  return a.only_if ? ctx.sv_of(*a.only_if, *p.op, "instr") : "1'b1";
 }
 std::string text_of(const Action& a) { return a.only_if ? a.only_if->text() : ""; }
 
@@ -75,8 +75,8 @@ void plan_reads(const RtlContext& ctx, LdPlan& plan, const OpPattern& p, LdOp& o
     plan.used.insert(word->field);
     if (rd->only_if) add_fields_of(*p.op, *rd->only_if, plan.used);
     if (!items_match(ctx, kUnit, p, rd->items, p.emits.front()->items))
-      unsupported(kUnit, p.op->name, fmt::format("it reads {} rows and emits {}", rd->items.text(),
-                                                 p.emits.front()->items.text()));
+      unsupported(kUnit, p.op->name,
+                  fmt::format("it reads {} rows and emits {}", rd->items.text(), p.emits.front()->items.text()));
   }
 }
 
@@ -156,7 +156,8 @@ std::string module_comment(const RtlContext& ctx, const LdPlan& plan) {
   for (const auto& op : plan.ops)
     for (const auto& line : op_comment(plan, op)) o += "//   " + line + "\n";
   std::vector<std::string> sels;
-  for (std::size_t i = 0; i < plan.sources.size(); ++i) sels.push_back(fmt::format("{} = {}", i, plan.sources[i]->name));
+  for (std::size_t i = 0; i < plan.sources.size(); ++i)
+    sels.push_back(fmt::format("{} = {}", i, plan.sources[i]->name));
   o += fmt::format("// dram_rd_req_sel_o: {}.\n", fmt::join(sels, ", "));
   o += ""
        "// Row r of a matrix row base and packed word w is requested at byte\n"
@@ -227,11 +228,14 @@ std::string decode(const RtlContext& ctx, const LdPlan& plan, const std::vector<
                   {}};
     arm.sets = {
         {"valid", fmt::format("{} && {}", any_of(op.sels), any_of(op.routes))},
-        {"sel", select(op.sels, [&](std::size_t i) { return sel_name(*plan.sources[i]); }, sel_name(*plan.sources[0]))},
-        {"route", select(op.routes, [&](std::size_t i) { return route_name(plan.routes[i]); }, route_name(plan.routes[0]))},
-        {"word", fmt::format("WordW'(32'(instr_{}) % 32'(DMA_WORDS))", op.word_field)},
-        {"row", fmt::format("32'(instr_{}) * 32'(MAXDIM)", op.row_field)},
-        {"col", fmt::format("(32'(instr_{0}) - 32'(instr_{0}) % 32'(DMA_WORDS)) * 32'(T)", op.word_field)}};
+        {"sel", select(
+                    op.sels, [&](std::size_t i) { return sel_name(*plan.sources[i]); }, sel_name(*plan.sources[0]))},
+        {"route",
+         select(
+             op.routes, [&](std::size_t i) { return route_name(plan.routes[i]); }, route_name(plan.routes[0]))},
+        {"word", fmt::format("WordW'(32'(instr.{}) % 32'(DMA_WORDS))", op.word_field)},
+        {"row", fmt::format("32'(instr.{}) * 32'(MAXDIM)", op.row_field)},
+        {"col", fmt::format("(32'(instr.{0}) - 32'(instr.{0}) % 32'(DMA_WORDS)) * 32'(T)", op.word_field)}};
     arms.push_back(arm);
   }
   return render_decode(fields, arms);
@@ -301,9 +305,10 @@ std::string body(const LdPlan& plan) {
   for (const auto& r : plan.routes) takes.push_back(fmt::format("((out_route == {}) && {}_ready_i)", route_name(r), r));
   o += fmt::format("  assign out_take = {};\n", fmt::join(takes, " || "));
   for (const auto& r : plan.routes)
-    o += fmt::format("  assign {0}_valid_o = out_valid && (out_route == {1});\n"
-                     "  assign {0}_data_o  = out_data[VW-1:0];\n",
-                     r, route_name(r));
+    o += fmt::format(
+        "  assign {0}_valid_o = out_valid && (out_route == {1});\n"
+        "  assign {0}_data_o  = out_data[VW-1:0];\n",
+        r, route_name(r));
   return o;
 }
 

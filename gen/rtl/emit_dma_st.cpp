@@ -37,7 +37,8 @@ StPlan plan_dma_st(const RtlContext& ctx) {
     const Action& wr = *p.writes.front();
     const Memory* m = ctx.spec().memory(wr.state);
     if (!m || !m->dram || m->owner != kUnit || m->dram->packed_word.empty())
-      unsupported(kUnit, p.op->name, fmt::format("{} is not a DRAM matrix dma_st owns, addressed by packed word", wr.state));
+      unsupported(kUnit, p.op->name,
+                  fmt::format("{} is not a DRAM matrix dma_st owns, addressed by packed word", wr.state));
     if ((plan.mem && plan.mem != m) || (!plan.port.empty() && plan.port != rx.port))
       unsupported(kUnit, p.op->name, "dma_st writes one matrix from one channel");
     plan.mem = m;
@@ -46,11 +47,17 @@ StPlan plan_dma_st(const RtlContext& ctx) {
     if (c.width != ctx.param("VW") || c.header_items != 0)
       unsupported(kUnit, p.op->name, fmt::format("{} does not carry plain operand rows", rx.port));
     if (!items_match(ctx, kUnit, p, rx.items, wr.items))
-      unsupported(kUnit, p.op->name, fmt::format("it receives {} rows and writes {}", rx.items.text(), wr.items.text()));
+      unsupported(kUnit, p.op->name,
+                  fmt::format("it receives {} rows and writes {}", rx.items.text(), wr.items.text()));
     const Operand* word = p.op->operand(m->dram->packed_word);
     if (!word) unsupported(kUnit, p.op->name, fmt::format("it has no operand {}", m->dram->packed_word));
-    StOp op{&p, base_field(ctx, kUnit, p, wr), wr.base, word->field, word->name,
-            shared_condition(ctx, kUnit, p), wr.only_if ? wr.only_if->text() : ""};
+    StOp op{&p,
+            base_field(ctx, kUnit, p, wr),
+            wr.base,
+            word->field,
+            word->name,
+            shared_condition(ctx, kUnit, p),
+            wr.only_if ? wr.only_if->text() : ""};
     plan.used.insert(op.row_field);
     plan.used.insert(op.word_field);
     if (wr.only_if) add_fields_of(*p.op, *wr.only_if, plan.used);
@@ -96,15 +103,14 @@ std::string ports(const RtlContext& ctx, const StPlan& plan) {
   std::vector<PortDecl> ps = head_ports();
   auto ch = channel_ports(ctx.channel(plan.port), true, "logic [VW-1:0]");
   ps.insert(ps.end(), ch.begin(), ch.end());
-  const std::vector<PortDecl> dram = {
-      {"", "", "", fmt::format("DRAM write requests to {}", plan.mem->name)},
-      {"output", "logic", "dram_wr_req_valid_o", ""},
-      {"input", "logic", "dram_wr_req_ready_i", ""},
-      {"output", "logic [31:0]", "dram_wr_req_addr_o", "byte offset, a multiple of T"},
-      {"output", "logic [VW-1:0]", "dram_wr_req_data_o", "byte b to addr + b"},
-      {"", "", "", "DRAM write acknowledgements, one per write, in order"},
-      {"input", "logic", "dram_wr_rsp_valid_i", ""},
-      {"output", "logic", "dram_wr_rsp_ready_o", ""}};
+  const std::vector<PortDecl> dram = {{"", "", "", fmt::format("DRAM write requests to {}", plan.mem->name)},
+                                      {"output", "logic", "dram_wr_req_valid_o", ""},
+                                      {"input", "logic", "dram_wr_req_ready_i", ""},
+                                      {"output", "logic [31:0]", "dram_wr_req_addr_o", "byte offset, a multiple of T"},
+                                      {"output", "logic [VW-1:0]", "dram_wr_req_data_o", "byte b to addr + b"},
+                                      {"", "", "", "DRAM write acknowledgements, one per write, in order"},
+                                      {"input", "logic", "dram_wr_rsp_valid_i", ""},
+                                      {"output", "logic", "dram_wr_rsp_ready_o", ""}};
   ps.insert(ps.end(), dram.begin(), dram.end());
   auto tail = tail_ports(progress_const(ctx, kUnit));
   ps.insert(ps.end(), tail.begin(), tail.end());
@@ -116,8 +122,8 @@ std::string decode(const RtlContext& ctx, const StPlan& plan, const std::vector<
   for (const auto& op : plan.ops) {
     DecodeArm arm{ctx.op_const(op.p->op->name), op_comment(plan, op), {}};
     arm.sets = {{"valid", op.cond},
-                {"row", fmt::format("32'(instr_{}) * 32'(MAXDIM)", op.row_field)},
-                {"col", fmt::format("32'(instr_{}) * 32'(T)", op.word_field)}};
+                {"row", fmt::format("32'(instr.{}) * 32'(MAXDIM)", op.row_field)},
+                {"col", fmt::format("32'(instr.{}) * 32'(T)", op.word_field)}};
     arms.push_back(arm);
   }
   return render_decode(fields, arms);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "rtl/emitters.h"
+
 namespace tpugen::rtl {
 
 namespace {
@@ -39,17 +41,27 @@ std::vector<OpPattern> unit_patterns(const RtlContext& ctx, std::string_view uni
     p.op = use.opcode;
     for (const Action* a : use.actions) {
       switch (a->kind) {
-        case ActionKind::Read: p.reads.push_back(a); break;
-        case ActionKind::Write: p.writes.push_back(a); break;
-        case ActionKind::Emit: p.emits.push_back(a); break;
-        case ActionKind::Receive: p.receives.push_back(a); break;
-        case ActionKind::Compute: p.computes.push_back(a); break;
+        case ActionKind::Read:
+          p.reads.push_back(a);
+          break;
+        case ActionKind::Write:
+          p.writes.push_back(a);
+          break;
+        case ActionKind::Emit:
+          p.emits.push_back(a);
+          break;
+        case ActionKind::Receive:
+          p.receives.push_back(a);
+          break;
+        case ActionKind::Compute:
+          p.computes.push_back(a);
+          break;
       }
       const Unit* u = ctx.spec().unit(unit);
       const Port* port = u ? u->port(a->port) : nullptr;
       if (port && port->rate != 1)
-        unsupported(unit, use.opcode->name, fmt::format("port {} moves {} items a cycle; this unit moves one", a->port,
-                                                        port->rate));
+        unsupported(unit, use.opcode->name,
+                    fmt::format("port {} moves {} items a cycle; this unit moves one", a->port, port->rate));
     }
     out.push_back(std::move(p));
   }
@@ -57,8 +69,7 @@ std::vector<OpPattern> unit_patterns(const RtlContext& ctx, std::string_view uni
 }
 
 void unsupported(std::string_view unit, std::string_view opcode, std::string_view why) {
-  throw Error("rtl.unsupported",
-              fmt::format("the {} unit cannot implement opcode {}: {}", unit, opcode, why));
+  throw Error("rtl.unsupported", fmt::format("the {} unit cannot implement opcode {}: {}", unit, opcode, why));
 }
 
 bool items_match(const RtlContext& ctx, std::string_view unit, const OpPattern& p, const Expr& a, const Expr& b,
@@ -88,7 +99,7 @@ std::string shared_condition(const RtlContext& ctx, std::string_view unit, const
       unsupported(unit, p.op->name,
                   fmt::format("its actions on {} and {} take part under different conditions", first->port, a->port));
   }
-  return first->only_if ? expr_sv(ctx, *first->only_if, *p.op) : "1'b1";
+  return first->only_if ? ctx.sv_of(*first->only_if, *p.op, "instr") : "1'b1";
 }
 
 std::string base_field(const RtlContext& ctx, std::string_view unit, const OpPattern& p, const Action& a) {
@@ -100,8 +111,10 @@ std::string base_field(const RtlContext& ctx, std::string_view unit, const OpPat
 
 void add_fields_of(const Opcode& op, const Expr& e, std::set<std::string>& fields) {
   for (const auto& n : e.names()) {
-    if (n == "nr") fields.insert("nr");
-    else if (const Operand* o = op.operand(n)) fields.insert(o->field);
+    if (n == "nr")
+      fields.insert("nr");
+    else if (const Operand* o = op.operand(n))
+      fields.insert(o->field);
   }
 }
 
@@ -152,7 +165,7 @@ std::string render_decode(const std::vector<CurField>& fields, const std::vector
     }
     return o;
   };
-  std::string o = "  always_comb begin\n    unique case (instr_op)\n";
+  std::string o = "  always_comb begin\n    unique case (instr.op)\n";
   for (const auto& arm : arms) {
     if (!arm.comment.empty()) o += fmt::format("      // {}\n", arm.comment);
     o += fmt::format("      {}: begin\n", arm.label) + assigns(arm.sets) + "      end\n";
@@ -177,7 +190,8 @@ std::string render_ports(const std::vector<PortDecl>& ports) {
       continue;
     }
     const std::string name = p.name + (i == last ? "" : ",");
-    std::string line = fmt::format("  {} {} {}", pad(p.dir, 6), pad(p.type, tw), p.comment.empty() ? name : pad(name, nw));
+    std::string line =
+        fmt::format("  {} {} {}", pad(p.dir, 6), pad(p.type, tw), p.comment.empty() ? name : pad(name, nw));
     if (!p.comment.empty()) line += "  // " + p.comment;
     o += line + "\n";
   }
@@ -259,7 +273,7 @@ std::string render_skeleton_logic(const std::vector<CurField>& fields) {
       "  assign load          = instr_valid_i && instr_ready_o;\n\n"
       "  always_comb begin\n"
       "    if (load) begin\n";
-  o += line("valid", "dec_valid && (instr_steps != '0)") + line("left", "instr_steps");
+  o += line("valid", "dec_valid && (instr.steps != '0)") + line("left", "instr.steps");
   for (const auto& f : fields) o += line(f.name, "dec_" + f.name);
   o += "    end else if (step) begin\n";
   o += line("valid", "!last") + line("left", "cur_left_q - CountW'(1)");
@@ -274,8 +288,7 @@ std::string render_skeleton_logic(const std::vector<CurField>& fields) {
   o += fmt::format("      {} <= 1'b0;\n      {} <= '0;\n", cur("valid", 'q', w), cur("left", 'q', w));
   for (const auto& f : fields) o += fmt::format("      {} <= {};\n", cur(f.name, 'q', w), f.reset);
   o += "    end else begin\n";
-  for (const std::string n : {"valid", "left"})
-    o += fmt::format("      {} <= cur_{}_d;\n", cur(n, 'q', w), n);
+  for (const std::string n : {"valid", "left"}) o += fmt::format("      {} <= cur_{}_d;\n", cur(n, 'q', w), n);
   for (const auto& f : fields) o += fmt::format("      {} <= cur_{}_d;\n", cur(f.name, 'q', w), f.name);
   o += "    end\n"
        "  end\n";
@@ -296,68 +309,35 @@ std::string render_progress(const std::vector<std::string>& increments) {
       sum);
 }
 
-namespace {
-struct Member {
-  std::string name, width;
-};
-/// tpu_pkg::instr_t's members, msb first, with their package widths.
-std::vector<Member> instr_members(const RtlContext& ctx) {
-  std::vector<Member> m = {{"steps", "tpu_pkg::COUNT_W"}, {"nr", "tpu_pkg::FLD_NR_W"}};
-  std::vector<Member> operands;
-  for (const auto& f : ctx.spec().word0)
-    if (f.agu_target) operands.push_back({f.name, "tpu_pkg::FIELD_W"});
-  m.insert(m.end(), operands.rbegin(), operands.rend());
-  m.push_back({"op", "tpu_pkg::FLD_OP_W"});
-  return m;
-}
-}  // namespace
-
 std::string render_instr_fields(const RtlContext& ctx, const std::set<std::string>& used,
                                 const std::set<std::string>& truncated) {
-  std::string decl, assign;
-  std::vector<std::string> unused;
-  std::size_t tw = 0, nw = 0;
-  for (const auto& m : instr_members(ctx)) {
-    tw = std::max(tw, m.width.size() + 12);
-    nw = std::max(nw, m.name.size() + 6);
+  std::vector<std::string> members = {"steps", "nr"}, operands, unused, high;
+  for (const auto& f : ctx.spec().word0)
+    if (f.agu_target) operands.push_back(f.name);
+  members.insert(members.end(), operands.rbegin(), operands.rend());
+  members.emplace_back("op");
+  for (const auto& m : members) {
+    if (!used.count(m)) unused.push_back("instr." + m);
+    if (truncated.count(m)) high.push_back("instr." + m);
   }
-  for (const auto& m : instr_members(ctx)) {
-    const std::string slice = fmt::format("instr_i[tpu_pkg::INSTR_{}_LSB +: {}]", upper(m.name), m.width);
-    if (!used.count(m.name)) {
-      unused.push_back(slice);
-      continue;
-    }
-    decl += fmt::format("  {} instr_{};\n", pad(fmt::format("logic [{}-1:0]", m.width), tw), m.name);
-    assign += fmt::format("  assign {} = {};\n", pad("instr_" + m.name, nw), slice);
-  }
-  std::string o = "\n  // instr_i's members (tpu_pkg::instr_t).\n" + decl + assign;
+  std::string o =
+      "\n  // instr_i as tpu_pkg::instr_t, through a local copy of the type (Icarus 11\n"
+      "  // cannot elaborate the package's struct type in a module).\n"
+      "  typedef struct packed {\n" +
+      instr_members_sv(ctx, "tpu_pkg::", "    ") +
+      "  } instr_t;\n"
+      "  instr_t instr;\n"
+      "  assign instr = instr_i;\n";
   if (!unused.empty())
-    o += fmt::format("  // Members no opcode of this unit reads.\n  logic unused_instr;\n  assign unused_instr = ^{{{}}};\n",
-                     fmt::join(unused, ",\n                         "));
-  if (!truncated.empty()) {
-    std::vector<std::string> t;
-    for (const auto& m : instr_members(ctx))
-      if (truncated.count(m.name)) t.push_back("instr_" + m.name);
-    o += fmt::format("  // Address members are truncated to AddrW bits: the bits above are unused.\n"
-                     "  logic unused_instr_high;\n  assign unused_instr_high = ^{{{}}};\n",
-                     fmt::join(t, ", "));
-  }
+    o += fmt::format(
+        "  // Members no opcode of this unit reads.\n  logic unused_instr;\n  assign unused_instr = ^{{{}}};\n",
+        fmt::join(unused, ", "));
+  if (!high.empty())
+    o += fmt::format(
+        "  // Address members are truncated to AddrW bits: the bits above are unused.\n"
+        "  logic unused_instr_high;\n  assign unused_instr_high = ^{{{}}};\n",
+        fmt::join(high, ", "));
   return o;
-}
-
-std::string operand_signal(const Opcode& op, std::string_view operand) {
-  const Operand* o = op.operand(operand);
-  if (!o) throw Error("rtl.operand", fmt::format("{} has no operand '{}'", op.name, operand));
-  return "instr_" + o->field;
-}
-
-std::string expr_sv(const RtlContext& ctx, const Expr& e, const Opcode& op) {
-  return e.render_sv([&](std::string_view name) -> std::string {
-    if (name == "nr") return "instr_nr";
-    if (op.operand(name)) return operand_signal(op, name);
-    if (ctx.isa().params().get(name)) return std::string(name);
-    throw Error("rtl.name", fmt::format("expression '{}' names '{}', which has no SystemVerilog form", e.text(), name));
-  });
 }
 
 std::string render_params(const RtlContext& ctx, const std::vector<std::string>& params,
@@ -371,7 +351,8 @@ std::string render_params(const RtlContext& ctx, const std::vector<std::string>&
   if (!vw) throw Error("rtl.unsupported", "the spec derives no operand row width VW");
   const std::string vw_sv = vw->value.render_sv([&](std::string_view n) -> std::string {
     if (std::find(params.begin(), params.end(), n) == params.end())
-      throw Error("rtl.unsupported", fmt::format("VW = {} names {}, not a parameter of this module", vw->value.text(), n));
+      throw Error("rtl.unsupported",
+                  fmt::format("VW = {} names {}, not a parameter of this module", vw->value.text(), n));
     return std::string(n);
   });
   for (std::size_t i = 0; i < params.size(); ++i)
@@ -397,11 +378,11 @@ struct MemAct {
 struct MemOp {
   const OpPattern* p = nullptr;
   std::size_t act = 0;
-  std::string field;    ///< the base operand's field
-  std::string base;     ///< the base operand's name
-  std::string cond;     ///< shared_condition
+  std::string field;      ///< the base operand's field
+  std::string base;       ///< the base operand's name
+  std::string cond;       ///< shared_condition
   std::string cond_text;  ///< the condition as the spec writes it (empty: none)
-  std::string rows_sv;  ///< the header word's row count (header acts only)
+  std::string rows_sv;    ///< the header word's row count (header acts only)
   std::string rows_text;
 };
 
@@ -425,7 +406,8 @@ std::size_t act_index(MemPlan& plan, const std::string& port, bool in, int heade
 
 void check_channel(const RtlContext& ctx, const MemPlan& plan, const OpPattern& p, const Channel& c) {
   if (c.width != ctx.param("VW"))
-    unsupported(plan.unit, p.op->name, fmt::format("channel {} carries {}-bit items, not operand rows", c.port, c.width));
+    unsupported(plan.unit, p.op->name,
+                fmt::format("channel {} carries {}-bit items, not operand rows", c.port, c.width));
 }
 
 const Memory& the_memory(const RtlContext& ctx, MemPlan& plan, const OpPattern& p, const Action& a) {
@@ -433,7 +415,8 @@ const Memory& the_memory(const RtlContext& ctx, MemPlan& plan, const OpPattern& 
   if (!m || m->owner != plan.unit || m->dram)
     unsupported(plan.unit, p.op->name, fmt::format("{} is not an on-chip memory this unit owns", a.state));
   if (plan.mem && plan.mem != m)
-    unsupported(plan.unit, p.op->name, fmt::format("it touches {} and {}; this unit owns one memory", plan.mem->name, m->name));
+    unsupported(plan.unit, p.op->name,
+                fmt::format("it touches {} and {}; this unit owns one memory", plan.mem->name, m->name));
   plan.mem = m;
   return *m;
 }
@@ -447,7 +430,8 @@ void plan_write(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
   if (c.header_items != 0)
     unsupported(plan.unit, p.op->name, fmt::format("{} carries a header word into a memory write", rx.port));
   if (!items_match(ctx, plan.unit, p, rx.items, wr.items))
-    unsupported(plan.unit, p.op->name, fmt::format("it receives {} items and writes {}", rx.items.text(), wr.items.text()));
+    unsupported(plan.unit, p.op->name,
+                fmt::format("it receives {} items and writes {}", rx.items.text(), wr.items.text()));
   MemOp op{&p, act_index(plan, rx.port, true, 0), base_field(ctx, plan.unit, p, wr), wr.base, "", "", "", ""};
   plan.ops.push_back(op);
 }
@@ -459,12 +443,14 @@ void plan_read(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
   const Channel& c = ctx.channel(tx.port);
   check_channel(ctx, plan, p, c);
   if (c.header_items > 1)
-    unsupported(plan.unit, p.op->name, fmt::format("{} takes {} header words; this unit sends one", tx.port, c.header_items));
+    unsupported(plan.unit, p.op->name,
+                fmt::format("{} takes {} header words; this unit sends one", tx.port, c.header_items));
   if (!items_match(ctx, plan.unit, p, tx.items, rd.items, c.header_items))
     unsupported(plan.unit, p.op->name,
                 fmt::format("it emits {} items for {} reads and {} header word(s)", tx.items.text(), rd.items.text(),
                             c.header_items));
-  MemOp op{&p, act_index(plan, tx.port, false, c.header_items), base_field(ctx, plan.unit, p, rd), rd.base, "", "", "", ""};
+  MemOp op{&p, act_index(plan, tx.port, false, c.header_items), base_field(ctx, plan.unit, p, rd), rd.base, "", "", "",
+           ""};
   if (c.header_items == 1) {
     // The header word's row count: what the receiver takes on its other
     // port for this opcode (the array: nr activation rows on acol).
@@ -475,8 +461,9 @@ void plan_read(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
       other = a;
     }
     if (!other)
-      unsupported(plan.unit, p.op->name, fmt::format("{}'s header word has no row count: {} receives nothing else", c.port, c.to));
-    op.rows_sv = expr_sv(ctx, other->items, *p.op);
+      unsupported(plan.unit, p.op->name,
+                  fmt::format("{}'s header word has no row count: {} receives nothing else", c.port, c.to));
+    op.rows_sv = ctx.sv_of(other->items, *p.op, "instr");
     op.rows_text = other->items.text();
     add_fields_of(*p.op, other->items, plan.used);
     plan.any_header = true;
@@ -499,8 +486,10 @@ MemPlan plan_memory_unit(const RtlContext& ctx, std::string_view unit, std::stri
       unsupported(unit, p.op->name,
                   "a memory unit either receives rows and writes them or reads rows and emits them, "
                   "one of each per instruction");
-    if (write) plan_write(ctx, plan, p);
-    else plan_read(ctx, plan, p);
+    if (write)
+      plan_write(ctx, plan, p);
+    else
+      plan_read(ctx, plan, p);
     MemOp& op = plan.ops.back();
     op.cond = shared_condition(ctx, unit, p);
     op.cond_text = p.receives.empty() ? (p.reads.front()->only_if ? p.reads.front()->only_if->text() : "")
@@ -512,10 +501,12 @@ MemPlan plan_memory_unit(const RtlContext& ctx, std::string_view unit, std::stri
   }
   const auto names = plan.mem->depth.names();
   if (names.size() != 1 || plan.mem->depth.text() != *names.begin() || !ctx.spec().parameter(*names.begin()))
-    unsupported(unit, "-", fmt::format("{}'s depth {} is not a build parameter", plan.mem->name, plan.mem->depth.text()));
+    unsupported(unit, "-",
+                fmt::format("{}'s depth {} is not a build parameter", plan.mem->name, plan.mem->depth.text()));
   plan.depth = *names.begin();
   if (plan.mem->row_bits.eval(ctx.isa().params().scope()) != ctx.param("VW"))
-    unsupported(unit, "-", fmt::format("{} rows are {} bits, not operand rows", plan.mem->name, plan.mem->row_bits.text()));
+    unsupported(unit, "-",
+                fmt::format("{} rows are {} bits, not operand rows", plan.mem->name, plan.mem->row_bits.text()));
   return plan;
 }
 
@@ -528,11 +519,13 @@ std::string act_comment(const MemPlan& plan, const MemAct& a) {
 std::string op_comment(const MemPlan& plan, const MemOp& op) {
   const MemAct& a = plan.acts[op.act];
   std::string what;
-  if (a.in) what = fmt::format("receive {}, write {}[{} + r]", a.port, plan.mem->name, op.base);
+  if (a.in)
+    what = fmt::format("receive {}, write {}[{} + r]", a.port, plan.mem->name, op.base);
   else if (a.header)
     what = fmt::format("emit the {} header word (rows = {}), then read {}[{} + r] onto {}", a.port, op.rows_text,
                        plan.mem->name, op.base, a.port);
-  else what = fmt::format("read {}[{} + r], emit on {}", plan.mem->name, op.base, a.port);
+  else
+    what = fmt::format("read {}[{} + r], emit on {}", plan.mem->name, op.base, a.port);
   if (!op.cond_text.empty()) what += fmt::format(" (when {})", op.cond_text);
   return fmt::format("{}: {}", op.p->op->name, what);
 }
@@ -592,8 +585,8 @@ std::string mem_ports(const RtlContext& ctx, const MemPlan& plan) {
 std::vector<CurField> mem_fields(const MemPlan& plan) {
   std::vector<CurField> f = {
       {"act", "act_e", plan.acts.front().name(), "", "what it does each step"},
-      {"addr", "logic [AddrW-1:0]", "'0", plan.any_header ? "cur_hdr_q ? cur_addr_q : cur_addr_q + AddrW'(1)"
-                                                          : "cur_addr_q + AddrW'(1)",
+      {"addr", "logic [AddrW-1:0]", "'0",
+       plan.any_header ? "cur_hdr_q ? cur_addr_q : cur_addr_q + AddrW'(1)" : "cur_addr_q + AddrW'(1)",
        fmt::format("{} row of the next step", plan.mem->name)}};
   if (plan.any_header) {
     f.push_back({"hdr", "logic", "1'b0", "1'b0", "the next step sends the header word"});
@@ -607,7 +600,7 @@ std::string mem_decode(const RtlContext& ctx, const MemPlan& plan) {
   for (const auto& op : plan.ops) {
     const MemAct& a = plan.acts[op.act];
     DecodeArm arm{ctx.op_const(op.p->op->name), op_comment(plan, op), {}};
-    arm.sets = {{"valid", op.cond}, {"act", a.name()}, {"addr", fmt::format("AddrW'(instr_{})", op.field)}};
+    arm.sets = {{"valid", op.cond}, {"act", a.name()}, {"addr", fmt::format("AddrW'(instr.{})", op.field)}};
     if (a.header) {
       arm.sets.emplace_back("hdr", "1'b1");
       arm.sets.emplace_back("rows", fmt::format("CountW'({})", op.rows_sv));
@@ -655,8 +648,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   std::string o = ctx.file_header(plan.module, plan.description);
   o += mem_module_comment(ctx, plan);
   o += fmt::format("module {} #(\n", plan.module);
-  o += render_params(ctx, {"T", plan.depth},
-                     {ctx.spec().parameter("T")->role, ctx.spec().parameter(plan.depth)->role});
+  o += render_params(ctx, {"T", plan.depth}, {ctx.spec().parameter("T")->role, ctx.spec().parameter(plan.depth)->role});
   o += ") (\n" + mem_ports(ctx, plan) + ");\n\n";
 
   // Declarations.
@@ -667,9 +659,12 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   if (plan.any_header)
     o += "  localparam logic [tpu_pkg::COUNT_W-1:0] HdrFlags = '0;  // header word flags: reserved, zero\n";
   const int act_w = bits_for(plan.acts.size());
-  o += fmt::format("\n  // What the instruction in flight does on each step.\n  typedef enum logic [{}:0] {{\n", act_w - 1);
+  o += fmt::format("\n  // What the instruction in flight does on each step.\n  typedef enum logic [{}:0] {{\n",
+                   act_w - 1);
+  std::size_t aw = 0;
+  for (const auto& a : plan.acts) aw = std::max(aw, a.name().size() + 1);
   for (std::size_t i = 0; i < plan.acts.size(); ++i)
-    o += fmt::format("    {}{}  // {}\n", plan.acts[i].name(), i + 1 == plan.acts.size() ? " " : ",",
+    o += fmt::format("    {}  // {}\n", pad(plan.acts[i].name() + (i + 1 == plan.acts.size() ? "" : ","), aw),
                      act_comment(plan, plan.acts[i]));
   o += "  } act_e;\n\n";
   o += render_skeleton_decls(fields);
@@ -723,7 +718,8 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += "    end\n  end\n";
   if (plan.any_header)
     o += fmt::format("  assign p1_data = p1_hdr_q ? VW'({{HdrFlags, p1_rows_q}}) : {}_rdata;\n\n", m);
-  else o += fmt::format("  assign p1_data = {}_rdata;\n\n", m);
+  else
+    o += fmt::format("  assign p1_data = {}_rdata;\n\n", m);
 
   std::vector<std::string> progress, idle = {"!cur_valid_q", "!p1_valid_q"}, sink;
   for (const auto& a : plan.acts) {

@@ -37,8 +37,8 @@ std::vector<OpPattern> unit_patterns(const RtlContext& ctx, std::string_view uni
 bool items_match(const RtlContext& ctx, std::string_view unit, const OpPattern& p, const Expr& a, const Expr& b,
                  std::int64_t delta = 0);
 
-/// The one condition every action of the pattern shares, rendered by
-/// expr_sv ("1'b1" when none has one); refuses a pattern whose actions
+/// The one condition every action of the pattern shares, rendered against
+/// `instr` ("1'b1" when none has one); refuses a pattern whose actions
 /// disagree (the unit would do part of the instruction).
 std::string shared_condition(const RtlContext& ctx, std::string_view unit, const OpPattern& p);
 
@@ -117,20 +117,15 @@ std::string render_skeleton_logic(const std::vector<CurField>& fields);
 /// (1-bit signals) each cycle, driving progress_o.
 std::string render_progress(const std::vector<std::string>& increments);
 
-/// The instruction port is tpu_pkg::instr_t flattened, logic
-/// [tpu_pkg::INSTR_W-1:0]: Icarus 11 aborts elaborating a package-scoped
-/// struct type in a module. Its members are sliced at tpu_pkg::INSTR_*_LSB
-/// into `instr_<member>` signals (instr_op, instr_f3, instr_steps, ...).
-/// Declares and assigns the members in `used`, and sinks the others into
-/// `unused_instr`; members in `truncated` (used through a narrower address)
-/// are sunk whole into `unused_instr_high` for the bits above the address.
+/// The instruction port is tpu_pkg::instr_t as INSTR_W bits (Icarus 11
+/// cannot use the package's struct type in a module): it is read through a
+/// local copy of the type (instr_members_sv), `instr_t instr`. Sinks the
+/// members not in `used` into `unused_instr`, and the members in
+/// `truncated` (read through a narrower address) whole into
+/// `unused_instr_high`. Expressions render against it with
+/// ctx.sv_of(e, op, "instr").
 std::string render_instr_fields(const RtlContext& ctx, const std::set<std::string>& used,
                                 const std::set<std::string>& truncated = {});
-/// The member signal carrying an operand of an opcode: "instr_f3".
-std::string operand_signal(const Opcode& op, std::string_view operand);
-/// A spec expression (only_if, items) rendered over the member signals:
-/// operands as instr_<field>, nr as instr_nr, parameters by name.
-std::string expr_sv(const RtlContext& ctx, const Expr& e, const Opcode& op);
 
 /// The module's parameter list with a comment per parameter: `params` are
 /// build parameter names (defaults: the generated configuration), then the

@@ -4,11 +4,10 @@
 // simulated by Icarus against its testbench in tests/rtl/, which drives
 // random gaps and backpressure, models the DRAM with latency, checks every
 // row and prints PASS and the throughput it measured.
+#include <fmt/format.h>
 #include <sys/wait.h>
 
 #include <catch2/catch.hpp>
-#include <fmt/format.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -32,11 +31,10 @@ struct Module {
 };
 
 const std::vector<Module>& movers() {
-  static const std::vector<Module> table = {
-      {"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv"}},
-      {"tpu_spm", emit_tpu_spm, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
-      {"tpu_vru", emit_tpu_vru, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
-      {"tpu_dma_st", emit_tpu_dma_st, {}}};
+  static const std::vector<Module> table = {{"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv"}},
+                                            {"tpu_spm", emit_tpu_spm, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
+                                            {"tpu_vru", emit_tpu_vru, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
+                                            {"tpu_dma_st", emit_tpu_dma_st, {}}};
   return table;
 }
 
@@ -89,8 +87,10 @@ std::string yosys_script(const Module& m, bool ram_lib) {
   std::string reads = "tpu_pkg.sv";
   std::string lib;
   for (const char* p : m.prims) {
-    if (ram_lib && std::string_view(p) == "tpu_ram_1r1w.sv") lib = fmt::format("read_verilog -sv -lib {}\n", p);
-    else reads += std::string(" ") + p;
+    if (ram_lib && std::string_view(p) == "tpu_ram_1r1w.sv")
+      lib = fmt::format("read_verilog -sv -lib {}\n", p);
+    else
+      reads += std::string(" ") + p;
   }
   return fmt::format(
       "read_verilog -sv {0} {1}.sv\n{2}hierarchy -check -top {1}\nproc\ncheck -assert\nsynth -top {1}\n"
@@ -143,9 +143,9 @@ std::string simulate(const fs::path& dir, const Module& m, const std::string& ta
   const std::string tb = fmt::format("tb_{}", m.name);
   std::string ps;
   for (const auto& [k, v] : params) ps += fmt::format(" -P{}.{}={}", tb, k, v);
-  const std::string cmd =
-      fmt::format("iverilog -g2012 -I{4}/tests/rtl -o {0}_{1}.vvp -s {0}{2} {3} {4}/tests/rtl/{0}.sv && vvp -n {0}_{1}.vvp",
-                  tb, tag, ps, sources(m), TPUGEN_SOURCE_DIR);
+  const std::string cmd = fmt::format(
+      "iverilog -g2012 -I{4}/tests/rtl -o {0}_{1}.vvp -s {0}{2} {3} {4}/tests/rtl/{0}.sv && vvp -n {0}_{1}.vvp", tb,
+      tag, ps, sources(m), TPUGEN_SOURCE_DIR);
   const Run r = run_in(dir, cmd, fmt::format("{}_{}.sim.log", tb, tag));
   INFO(cmd);
   INFO(r.output);
@@ -213,14 +213,13 @@ TEST_CASE("a unit pattern the movers do not implement is refused, naming it", "[
   };
   const std::vector<Case> cases = {
       {"{opcode: vld, unit: spm, port: sp2vr, kind: emit, items: nr}",
-       "{opcode: vld, unit: spm, port: sp2vr, kind: emit, items: nr, only_if: spad0 == 0}", emit_tpu_spm,
-       "opcode vld"},
+       "{opcode: vld, unit: spm, port: sp2vr, kind: emit, items: nr, only_if: spad0 == 0}", emit_tpu_spm, "opcode vld"},
       {"{opcode: mm, unit: vru, port: vr.read, kind: read, state: vr, base: vr_a, items: nr}",
        "{opcode: mm, unit: vru, port: vr.read, kind: read, state: vr, base: vr_a, items: nr}\n"
        "  - {opcode: mm, unit: vru, port: vr.write, kind: write, state: vr, base: vr_a, items: nr}",
        emit_tpu_vru, "opcode mm"},
-      {"port: dram.read, kind: read, state: B, base: dram_row0", "port: dram.read, kind: read, state: B, base: dst_row0",
-       emit_tpu_dma_ld, "different operands"},
+      {"port: dram.read, kind: read, state: B, base: dram_row0",
+       "port: dram.read, kind: read, state: B, base: dst_row0", emit_tpu_dma_ld, "different operands"},
       {"{opcode: mvout, unit: dma_st, port: dram.write, kind: write, state: C, base: dram_row0, items: nr}",
        "{opcode: mvout, unit: dma_st, port: dram.write, kind: write, state: C, base: dram_row0, items: nr + 1}",
        emit_tpu_dma_st, "opcode mvout"}};
