@@ -1,0 +1,208 @@
+// The generated RTL against the reference model, bit for bit: the whole of
+// C after every run, at several build configurations, with the seed's stress
+// operand distributions, memory latency and backpressure, and bad binaries.
+// Each configuration's simulator is built once (cached by the RTL engine).
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include <map>
+#include <random>
+
+#include "isa/check.h"
+#include "isa/image.h"
+#include "model/gemm_job.h"
+#include "model/model.h"
+#include "model/operands.h"
+#include "rtl/rtl_engine.h"
+#include "spec/params.h"
+
+using namespace tpugen;
+
+namespace {
+
+const Spec& spec() {
+  static const Spec s = load_spec(TPUGEN_SOURCE_DIR "/spec/tinytpu_isa.yaml");
+  return s;
+}
+
+struct Config {
+  Isa isa;
+  std::filesystem::path sim;
+};
+
+/// The Isa and simulator of a parameter set, built on first use.
+const Config& config(const ParamOverrides& o) {
+  static std::map<ParamOverrides, Config> cache;
+  auto it = cache.find(o);
+  if (it != cache.end()) return it->second;
+  Isa isa(spec(), legal_params(spec(), o, nullptr));
+  const rtl::RtlContext ctx(isa, rtl::RtlOptions{});
+  const auto sim = rtl::ensure_simulator(ctx, TPUGEN_BINARY_DIR "/rtl-cache", [](const std::string& line) {
+    fmt::print("{}\n", line);
+  });
+  return cache.emplace(o, Config{isa, sim}).first->second;
+}
+
+/// One GEMM on both engines: the whole of C must agree, and equal clip(A @ B)
+/// inside the result and the prefill outside it.
+void gemm_both(const ParamOverrides& o, GemmShape s, bool relu, const std::string& dist, std::uint64_t seed,
+               const rtl::RtlRunOptions& run = {}) {
+  const Config& cfg = config(o);
+  const Isa& isa = cfg.isa;
+  INFO("T=" << isa.param("T") << " MAXDIM=" << isa.param("MAXDIM") << " QD=" << isa.param("QD") << " DMA_WORDS="
+            << isa.param("DMA_WORDS") << " " << s.m << "x" << s.k << "x" << s.n << (relu ? " relu " : " ") << dist
+            << " seed " << seed << " latency " << run.latency << " backpressure " << run.backpressure);
+  std::mt19937_64 rng(seed);
+  GemmJob job;
+  job.shape = s;
+  job.options = GemmOptions{relu, false};
+  if (dist == "boundary") {
+    boundary_operands(s.m, s.k, s.n, rng, job.a, job.b);
+  } else {
+    job.a = random_matrix(s.m, s.k, parse_operand_dist(dist), rng);
+    job.b = random_matrix(s.k, s.n, parse_operand_dist(dist), rng);
+  }
+  const std::int64_t maxdim = isa.param("MAXDIM");
+  job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
+  const GemmOutcome model = run_gemm_model(isa, job);
+  rtl::RtlRunOptions opts = run;
+  opts.seed = seed;
+  const rtl::RtlRunResult r = rtl::run_gemm_rtl(cfg.sim, isa, job, opts);
+  INFO(r.output);
+  REQUIRE(r.status == "done");
+  const Int8Matrix rtl_c{maxdim, maxdim, r.c_full};
+  CHECK(compare_c(rtl_c, job.c_init, reference_gemm(job.a, job.b, relu)).empty());
+  CHECK(r.c_full == model.c_full.data);
+}
+
+std::vector<GemmShape> sample(std::int64_t t, std::int64_t maxdim, int n, std::uint64_t seed) {
+  std::vector<GemmShape> out{{t, t, t}, {maxdim, maxdim, maxdim}, {maxdim, t, 2 * t}, {t, maxdim, t}};
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int64_t> tiles(1, maxdim / t);
+  while (static_cast<int>(out.size()) < n) out.push_back({tiles(rng) * t, tiles(rng) * t, tiles(rng) * t});
+  return out;
+}
+
+const char* kDists[] = {"full", "corner", "mid", "boundary"};
+
+/// A program (not the GEMM) on both engines with random A, B and C.
+void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed) {
+  const Config& cfg = config(o);
+  const Isa& isa = cfg.isa;
+  INFO(p.source << " at T=" << isa.param("T") << " MAXDIM=" << isa.param("MAXDIM"));
+  const auto image = assemble(isa, p);
+  const std::int64_t maxdim = isa.param("MAXDIM");
+  std::mt19937_64 rng(seed);
+  const auto a = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
+  const auto b = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
+  const auto c = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
+  Model model(isa);
+  model.set_dram("A", a);
+  model.set_dram("B", b);
+  model.set_dram("C", c);
+  model.run_image(image);
+  rtl::RtlRunOptions opts;
+  opts.seed = seed;
+  const rtl::RtlRunResult r = rtl::run_rtl(cfg.sim, image, a, b, c, maxdim, opts);
+  INFO(r.output);
+  REQUIRE(r.status == "done");
+  CHECK(r.c_full == model.dram("C"));
+  CHECK(r.c_full != c);
+}
+
+}  // namespace
+
+TEST_CASE("RTL == model: every GEMM shape at T=4, MAXDIM=16", "[rtl]") {
+  int i = 0;
+  for (std::int64_t m = 4; m <= 16; m += 4)
+    for (std::int64_t k = 4; k <= 16; k += 4)
+      for (std::int64_t n = 4; n <= 16; n += 4) {
+        gemm_both({{"T", 4}, {"MAXDIM", 16}}, {m, k, n}, i % 2 == 1, kDists[i % 4], 100 + static_cast<std::uint64_t>(i));
+        ++i;
+      }
+}
+
+TEST_CASE("RTL == model: sampled GEMM shapes at T=4, MAXDIM=64", "[rtl]") {
+  int i = 0;
+  for (const auto& s : sample(4, 64, 20, 41)) {
+    gemm_both({{"T", 4}, {"MAXDIM", 64}}, s, i % 2 == 0, kDists[i % 4], 200 + static_cast<std::uint64_t>(i));
+    ++i;
+  }
+}
+
+TEST_CASE("RTL == model: sampled GEMM shapes at T=8, MAXDIM=64", "[rtl]") {
+  int i = 0;
+  for (const auto& s : sample(8, 64, 20, 81)) {
+    gemm_both({{"T", 8}, {"MAXDIM", 64}}, s, i % 2 == 1, kDists[i % 4], 300 + static_cast<std::uint64_t>(i));
+    ++i;
+  }
+}
+
+TEST_CASE("RTL == model: vadd, vector and ar_distance programs", "[rtl]") {
+  for (const ParamOverrides& o : {ParamOverrides{{"T", 4}, {"MAXDIM", 16}}, ParamOverrides{{"T", 8}, {"MAXDIM", 64}}}) {
+    const Isa& isa = config(o).isa;
+    const std::int64_t t = isa.param("T");
+    program_both(o, vadd_program(isa, {t, 2 * t, t}), 1);
+    program_both(o, vector_program(isa), 2);
+    program_both(o, ar_distance_program(isa, isa.param("AR_RAW_DIST")), 3);
+  }
+}
+
+TEST_CASE("RTL == model: non-default QD and DMA_WORDS", "[rtl]") {
+  const ParamOverrides o{{"T", 4}, {"MAXDIM", 16}, {"QD", 2}, {"DMA_WORDS", 2}};
+  int i = 0;
+  for (const GemmShape s : {GemmShape{4, 4, 4}, GemmShape{16, 16, 16}, GemmShape{8, 12, 16}, GemmShape{16, 4, 8}}) {
+    gemm_both(o, s, i % 2 == 0, kDists[i % 4], 400 + static_cast<std::uint64_t>(i));
+    ++i;
+  }
+}
+
+TEST_CASE("RTL == model: memory latency and random backpressure", "[rtl]") {
+  rtl::RtlRunOptions run;
+  run.latency = 3;
+  run.backpressure = 0.3;
+  int i = 0;
+  for (const GemmShape s : {GemmShape{16, 16, 16}, GemmShape{12, 8, 4}, GemmShape{4, 16, 12}}) {
+    gemm_both({{"T", 4}, {"MAXDIM", 16}}, s, i % 2 == 1, kDists[i % 4], 500 + static_cast<std::uint64_t>(i), run);
+    ++i;
+  }
+}
+
+TEST_CASE("bad binaries end in a fault, not a hang", "[rtl]") {
+  const ParamOverrides o{{"T", 4}, {"MAXDIM", 16}};
+  const Config& cfg = config(o);
+  const Isa& isa = cfg.isa;
+  const Program good = gemm_program(isa, {8, 8, 8});
+  const auto good_image = assemble(isa, good);
+  std::vector<std::int8_t> zeros(16 * 16, 0);
+  rtl::RtlRunOptions opts;
+  opts.max_cycles = 200000;
+  auto run = [&](std::vector<std::uint64_t> image) { return rtl::run_rtl(cfg.sim, image, zeros, zeros, zeros, 16, opts); };
+  // A header that promises accu more iterations than the program gives it.
+  {
+    auto image = good_image;
+    const Spec& s = isa.spec();
+    for (const auto& h : s.header)
+      if (h.name == "accu_iterations") image[static_cast<std::size_t>(h.word)] += std::uint64_t{5} << h.lsb;
+    const auto r = run(image);
+    INFO(r.output);
+    CHECK(r.status == "fault");
+    CHECK(r.fault.name == "STARVED");
+    CHECK(r.fault.unit_name == "accu");
+  }
+  // An opcode the spec does not define, in place of the first instruction.
+  {
+    auto image = good_image;
+    const std::size_t first = static_cast<std::size_t>(isa.spec().nhdr);
+    Instr bad = isa.decode(std::span(image).subspan(first, 2));
+    bad.fields[isa.op_index()] = 20;
+    const auto words = isa.encode(bad);
+    image[first] = words[0];
+    const auto r = run(image);
+    INFO(r.output);
+    CHECK(r.status == "fault");
+    CHECK(r.fault.name == "OPCODE");
+    CHECK(r.fault.pc == 0);
+  }
+}
