@@ -95,7 +95,8 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
                              {"IMEM", "a header whose instruction count overruns IMEM_SIZE"},
                              {"STARVED", "a unit promised more work than it received (fault_unit_o)"},
                              {"OVERRUN", "a unit received more work than its header count (fault_unit_o)"},
-                             {"HANG", "no progress for the watchdog interval (fault_unit_o: the first unit short of its count)"}};
+                             {"HANG", "no progress for the watchdog interval (fault_unit_o: the first unit short of its count)"},
+                             {"LOOP_OPEN", "the program ends with a loop still open"}};
   for (std::size_t f = 0; f < std::size(faults); ++f)
     o += fmt::format("  localparam logic [3:0] FAULT_{} = 4'd{};  // {}\n", faults[f][0], f, faults[f][1]);
 
@@ -108,7 +109,23 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
     if (f.agu_target) ops.push_back(&f);
   std::reverse(ops.begin(), ops.end());
   for (const Field* f : ops) o += fmt::format("    logic [FIELD_W-1:0] {};\n", f->name);
-  o += "    logic [FLD_OP_W-1:0] op;\n  } instr_t;\n\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
+  o += "    logic [FLD_OP_W-1:0] op;\n  } instr_t;\n";
+
+  // Icarus 11 cannot declare a package struct type inside a module (it
+  // aborts in elab_type.cc), so ports carry instr_t as a flat vector of the
+  // same layout and modules slice it with these constants.
+  o += "\n  // instr_t as a flat vector (ports): member lsbs and the total width.\n";
+  std::vector<std::pair<std::string, std::string>> members = {{"OP", "FLD_OP_W"}};
+  for (auto it = ops.rbegin(); it != ops.rend(); ++it) members.emplace_back(upper((*it)->name), "FIELD_W");
+  members.emplace_back("NR", "FLD_NR_W");
+  members.emplace_back("STEPS", "COUNT_W");
+  std::string lsb = "0";
+  for (const auto& [name, width] : members) {
+    o += fmt::format("  localparam int INSTR_{}_LSB = {};\n", name, lsb);
+    lsb = fmt::format("INSTR_{}_LSB + {}", name, width);
+  }
+  o += fmt::format("  localparam int INSTR_W = {};\n", lsb);
+  o += "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
   return o;
 }
 
