@@ -149,6 +149,8 @@ SeqPlan plan_sequencer(const RtlContext& ctx) {
   for (const auto& op : spec.opcodes) (op.retired ? plan.retired : plan.known).push_back(&op);
   for (const auto& f : spec.word0)
     if (f.agu_target) plan.operand_fields.push_back(&f);
+  if ((std::int64_t{1} << spec.term.subfield("level").width) < ctx.param("LOOP_DEPTH"))
+    unsupported("the term's level field cannot name every loop level");
 
   const auto costs = cost_table(ctx.isa());
   for (const Unit* u : ctx.dispatched_units()) plan.units.push_back(plan_unit(ctx, *u, plan, costs));
@@ -191,8 +193,8 @@ std::string module_comment(const SeqPlan& plan) {
 // Issue. One instruction per cycle from pc, as soon as it has arrived.
 // loop pushes {body = pc + 1, iv = 0, trip = nr} (do-while); endloop adds one
 // to iv and jumps back while iv < trip, else pops. An endloop right after an
-// instruction that dispatches is taken in the same cycle, so a loop body of n
-// dispatching instructions issues every n cycles. The AGU adds
+// instruction other than loop or endloop is taken in the same cycle as it, so
+// a loop body of n such instructions issues every n cycles. The AGU adds
 // iv[level] * stride to the field each term targets, for every term whose
 // target is not TARGET_UNUSED, keeping FIELD_W bits.
 //
@@ -589,7 +591,7 @@ std::string control_section(const RtlContext& ctx, const SeqPlan& plan) {
   o += R"(
   // exec: the instruction at pc runs this cycle unless it faults or the run
   // ends; loop and endloop always run, the rest when every target has room.
-  // fold: an endloop at pc + 1 runs in the same cycle as a dispatch.
+  // fold: an endloop at pc + 1 runs in the same cycle as the instruction at pc.
   assign exec        = cur_valid && (cur_fault == tpu_pkg::FAULT_NONE) && !stop;
   assign ctl_loop    = exec && cur_loop;
   assign ctl_endloop = exec && cur_endloop;
