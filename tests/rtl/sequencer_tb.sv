@@ -222,6 +222,32 @@ module sequencer_tb #(
   always @(posedge clk) cyc <= rst_n ? cyc + 1 : 0;
 
   // ---------------------------------------------------------------------------
+  // Stream rules: a valid that was not taken stays up with its data.
+  // ---------------------------------------------------------------------------
+  logic              req_stalled;
+  logic [15:0]       req_addr_held;
+  logic [NUnits-1:0] stalled;
+  logic [InstrW-1:0] held [NUnits];
+
+  always @(posedge clk) begin
+    if (!rst_n) begin
+      req_stalled <= 1'b0;
+      stalled     <= '0;
+    end else begin
+      if (req_stalled && (!req_valid || req_addr != req_addr_held))
+        $fatal(1, "imem request dropped or changed before its handshake");
+      req_stalled   <= req_valid && !req_ready;
+      req_addr_held <= req_addr;
+      for (int u = 0; u < NUnits; u++) begin
+        if (stalled[u] && (!valid[u] || instr[u] != held[u]))
+          $fatal(1, "%0s: dispatch dropped or changed before its handshake", unit_name(u));
+        stalled[u] <= valid[u] && !ready[u];
+        held[u]    <= instr[u];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------
   // Runs.
   // ---------------------------------------------------------------------------
   integer run, start_cyc, first;
