@@ -7,6 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev catch2 libssl-dev
   python3 python3-numpy
+  verilator iverilog yosys zlib1g-dev make perl
 )
 
 if [ "$(id -u)" -ne 0 ]; then
