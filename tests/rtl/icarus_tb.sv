@@ -78,15 +78,20 @@ module icarus_tb #(
 
   // Response queues: every accepted request is answered, in order, no
   // earlier than the next cycle; a response waits while ready is low.
-  logic [64*ImemBeat-1:0] imem_q [$];
-  logic [DMA_WORDS*VW-1:0] rd_q [$];
+  // Ring buffers of responses (Icarus 11 cannot drive a port from a queue).
+  localparam int Ring = 64;
+  logic [64*ImemBeat-1:0] imem_ring [Ring];
+  logic [DMA_WORDS*VW-1:0] rd_ring [Ring];
+  int imem_head = 0, imem_count = 0, rd_head = 0, rd_count = 0;
   int wr_pending = 0;
 
-  assign imem_rsp_valid = imem_q.size() > 0;
-  assign imem_rsp_data = imem_rsp_valid ? imem_q[0] : '0;
-  assign rd_rsp_valid = rd_q.size() > 0;
-  assign rd_rsp_data = rd_rsp_valid ? rd_q[0] : '0;
-  assign wr_rsp_valid = wr_pending > 0;
+  always_comb begin
+    imem_rsp_valid = imem_count > 0;
+    imem_rsp_data = imem_ring[imem_head];
+    rd_rsp_valid = rd_count > 0;
+    rd_rsp_data = rd_ring[rd_head];
+    wr_rsp_valid = wr_pending > 0;
+  end
 
   // Race-free memory side: sample the handshakes at the falling edge (the
   // values the rising edge will see), apply them just after the rising edge.
@@ -112,20 +117,30 @@ module icarus_tb #(
     s_wr_rsp = wr_rsp_valid && wr_rsp_ready;
     @(posedge clk);
     #1;
-    if (s_imem_rsp) imem_q.delete(0);
-    if (s_rd_rsp) rd_q.delete(0);
+    if (s_imem_rsp) begin
+      imem_head = (imem_head + 1) % Ring;
+      imem_count = imem_count - 1;
+    end
+    if (s_rd_rsp) begin
+      rd_head = (rd_head + 1) % Ring;
+      rd_count = rd_count - 1;
+    end
     if (s_wr_rsp) wr_pending = wr_pending - 1;
     if (s_imem_req) begin
       for (int k = 0; k < ImemBeat; k++)
         imem_beat[64*k +: 64] = (int'(s_imem_addr) + k < ImemWords) ? imem[int'(s_imem_addr) + k] : 64'd0;
-      imem_q.push_back(imem_beat);
+      if (imem_count == Ring) $fatal(1, "icarus_tb: more than %0d imem requests in flight", Ring);
+      imem_ring[(imem_head + imem_count) % Ring] = imem_beat;
+      imem_count = imem_count + 1;
     end
     if (s_rd_req) begin
       for (int b = 0; b < DMA_WORDS * VW / 8; b++) begin
         if (int'(s_rd_addr) + b < Bytes) rd_beat[8*b +: 8] = s_rd_sel ? mem_b[int'(s_rd_addr) + b] : mem_a[int'(s_rd_addr) + b];
         else rd_beat[8*b +: 8] = 8'd0;
       end
-      rd_q.push_back(rd_beat);
+      if (rd_count == Ring) $fatal(1, "icarus_tb: more than %0d operand reads in flight", Ring);
+      rd_ring[(rd_head + rd_count) % Ring] = rd_beat;
+      rd_count = rd_count + 1;
     end
     if (s_wr_req) begin
       for (int b = 0; b < VW / 8; b++)
