@@ -23,6 +23,7 @@
 
 #include "isa/derive.h"
 #include "rtl/emitters.h"
+#include "rtl/sv_template.h"
 
 namespace tpugen::rtl {
 
@@ -35,14 +36,6 @@ constexpr const char* kInstr = "instr";
   throw Error("rtl.unsupported", fmt::format("tpu_accu: {}", what));
 }
 
-std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& keys) {
-  for (const auto& [key, value] : keys) {
-    const std::string k = "@" + key + "@";
-    for (std::size_t at = text.find(k); at != std::string::npos; at = text.find(k, at + value.size()))
-      text.replace(at, k.size(), value);
-  }
-  return text;
-}
 
 /// "ar.read" -> "PortArRead".
 std::string port_const(std::string_view port) {

@@ -21,6 +21,7 @@
 
 #include "isa/derive.h"
 #include "rtl/emitters.h"
+#include "rtl/sv_template.h"
 
 namespace tpugen::rtl {
 
@@ -32,16 +33,6 @@ constexpr const char* kUnit = "array";
   throw Error("rtl.unsupported", fmt::format("tpu_array: {}", what));
 }
 
-/// Replace every @KEY@ in `text` (SystemVerilog has no use for '@' followed
-/// by a name and another '@', so the template stays readable).
-std::string fill(std::string text, const std::vector<std::pair<std::string, std::string>>& keys) {
-  for (const auto& [key, value] : keys) {
-    const std::string k = "@" + key + "@";
-    for (std::size_t at = text.find(k); at != std::string::npos; at = text.find(k, at + value.size()))
-      text.replace(at, k.size(), value);
-  }
-  return text;
-}
 
 /// How one of the array's items counts: once per mm or once per row.
 enum class Per { Mm, Row };

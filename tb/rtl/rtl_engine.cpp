@@ -5,7 +5,6 @@
 #include "rtl/rtl_engine.h"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/wait.h>
@@ -23,6 +22,7 @@
 #include "isa/check.h"
 #include "isa/image.h"
 #include "rtl/emitters.h"
+#include "spec/hash.h"
 
 namespace tpugen::rtl {
 
@@ -30,14 +30,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_Digest(bytes.data(), bytes.size(), digest, &len, EVP_sha256(), nullptr);
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) out += fmt::format("{:02x}", digest[i]);
-  return out;
-}
 
 std::string read_text(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
