@@ -10,6 +10,7 @@
 #include <set>
 
 #include "rtl/emitters.h"
+#include "rtl/unit_decode.h"
 
 namespace tpugen::rtl {
 
@@ -53,6 +54,7 @@ std::vector<std::string> unit_parameters(const RtlContext& ctx, const Unit& u) {
     add("DMA_WORDS");
     add("QD");
   }
+  if (is_memory_unit(ctx, u.name)) add("QD");  // pending instructions per engine
   if (u.instructions_from == "imem") {
     add("ImemBeat");
     add("Watchdog");

@@ -384,6 +384,7 @@ struct MemOp {
   std::string cond_text;  ///< the condition as the spec writes it (empty: none)
   std::string rows_sv;    ///< the header word's row count (header acts only)
   std::string rows_text;
+  std::string len_sv;  ///< rows of the memory it touches (the read or write action's items)
 };
 
 struct MemPlan {
@@ -432,7 +433,9 @@ void plan_write(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
   if (!items_match(ctx, plan.unit, p, rx.items, wr.items))
     unsupported(plan.unit, p.op->name,
                 fmt::format("it receives {} items and writes {}", rx.items.text(), wr.items.text()));
-  MemOp op{&p, act_index(plan, rx.port, true, 0), base_field(ctx, plan.unit, p, wr), wr.base, "", "", "", ""};
+  MemOp op{&p, act_index(plan, rx.port, true, 0), base_field(ctx, plan.unit, p, wr), wr.base, "", "", "", "", ""};
+  op.len_sv = ctx.sv_of(wr.items, *p.op, "instr");
+  add_fields_of(*p.op, wr.items, plan.used);
   plan.ops.push_back(op);
 }
 
@@ -450,7 +453,9 @@ void plan_read(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
                 fmt::format("it emits {} items for {} reads and {} header word(s)", tx.items.text(), rd.items.text(),
                             c.header_items));
   MemOp op{&p, act_index(plan, tx.port, false, c.header_items), base_field(ctx, plan.unit, p, rd), rd.base, "", "", "",
-           ""};
+           "", ""};
+  op.len_sv = ctx.sv_of(rd.items, *p.op, "instr");
+  add_fields_of(*p.op, rd.items, plan.used);
   if (c.header_items == 1) {
     // The header word's row count: what the receiver takes on its other
     // port for this opcode (the array: nr activation rows on acol).
@@ -507,6 +512,9 @@ MemPlan plan_memory_unit(const RtlContext& ctx, std::string_view unit, std::stri
   if (plan.mem->row_bits.eval(ctx.isa().params().scope()) != ctx.param("VW"))
     unsupported(unit, "-",
                 fmt::format("{} rows are {} bits, not operand rows", plan.mem->name, plan.mem->row_bits.text()));
+  const auto ins = std::count_if(plan.acts.begin(), plan.acts.end(), [](const MemAct& a) { return a.in; });
+  if (ins == 0 || ins == static_cast<std::ptrdiff_t>(plan.acts.size()))
+    unsupported(unit, "-", fmt::format("a memory unit both writes {} from a channel and reads it onto one", plan.mem->name));
   return plan;
 }
 
@@ -533,30 +541,43 @@ std::string op_comment(const MemPlan& plan, const MemOp& op) {
 std::string mem_module_comment(const RtlContext& ctx, const MemPlan& plan) {
   const Parameter* depth = ctx.spec().parameter(plan.depth);
   const Parameter* t = ctx.spec().parameter("T");
+  const Parameter* qd = ctx.spec().parameter("QD");
   std::string o = fmt::format(
-      "\n// {0}: the {1} unit. Owns {2} ({3} rows of VW bits, a tpu_ram_1r1w) and works\n"
-      "// through its instruction stream in program order, one step per cycle, for\n"
-      "// `steps` steps an instruction (counted on progress_o as each row is\n"
-      "// written or leaves the unit). Per opcode (from the actions table):\n",
+      "\n// {0}: the {1} unit. Owns {2} ({3} rows of VW bits, a tpu_ram_1r1w), one\n"
+      "// step per cycle and engine, for `steps` steps an instruction (counted on\n"
+      "// progress_o as each row is written or leaves the unit). Per opcode (from\n"
+      "// the actions table):\n",
       plan.module, plan.unit, plan.mem->name, plan.depth);
   for (const auto& op : plan.ops) o += "//   " + op_comment(plan, op) + "\n";
   o += fmt::format(
-      "// An instruction whose condition does not hold is consumed and ignored\n"
-      "// (the sequencer sends none). The next instruction starts in the cycle\n"
-      "// after the previous one's last step; reads still draining to an output\n"
-      "// do not hold it up.\n"
+      "// An instruction whose condition does not hold, or with no steps, is\n"
+      "// consumed and ignored (the sequencer sends none).\n"
       "//\n"
-      "// Reads: the RAM answers one cycle after the request, into a {0}-entry\n"
+      "// Two engines: instructions that receive rows and write {0} queue for\n"
+      "// the write engine, those that read {0} and emit for the read engine,\n"
+      "// up to QD pending instructions each. Each engine works through its\n"
+      "// queue in program order, one row per cycle (on the RAM's write and read\n"
+      "// port respectively), starting an instruction in the cycle after the\n"
+      "// previous one's last step. Between the engines program order holds only\n"
+      "// where the rows overlap: an instruction's rows are [base, base + items)\n"
+      "// of its read or write action (a range past the end of {0} counts as\n"
+      "// overlapping everything); a read waits while an earlier write of an\n"
+      "// overlapping range is pending (not fully written), a write while an\n"
+      "// earlier read of an overlapping range is pending (not fully read).\n"
+      "// `Earlier` is exact: each queued instruction carries the set of the\n"
+      "// other queue's slots that held pending instructions when it arrived,\n"
+      "// and a slot leaves every set when its instruction completes.\n"
+      "// A write lands at the end of its cycle, so a read released by it (in a\n"
+      "// later cycle) sees the new data; a read issued before a write of the\n"
+      "// same row keeps the old data (read-first RAM).\n"
+      "//\n"
+      "// Reads: the RAM answers one cycle after the request, into a {1}-entry\n"
       "// skid FIFO per output; a read is issued only when its FIFO has room for\n"
       "// it (counting the read in the RAM and the item leaving this cycle), so\n"
       "// valid never depends on ready and no row is lost under backpressure.\n"
-      "// Sustained: one row per cycle in and out.\n"
-      "// Hazards: a write lands at the end of its cycle and the unit issues any\n"
-      "// later read in a later cycle (one step per cycle, in program order), so a\n"
-      "// read after a write of the same row sees the new data without an\n"
-      "// interlock; a read already issued keeps its data (read-first RAM).\n"
-      "// Addresses are $clog2({1}) bits: a wider field is truncated.\n",
-      2, plan.depth);
+      "// Sustained: one row per cycle in and one out.\n"
+      "// Addresses are $clog2({2}) bits: a wider field is truncated.\n",
+      plan.mem->name, 2, plan.depth);
   if (plan.any_header)
     o += "// The header word is an operand row whose low 2*COUNT_W bits are\n"
          "// {flags = 0, rows}: rows is the count the receiver takes on its other\n"
@@ -566,8 +587,9 @@ std::string mem_module_comment(const RtlContext& ctx, const MemPlan& plan) {
       "// Parameters:\n"
       "//   T          {}\n"
       "//   {} {}\n"
+      "//   QD         {}; here also the pending instructions per engine\n"
       "//   VW         derived: bits of an operand row\n",
-      t->role, pad(plan.depth, 10), depth->role);
+      t->role, pad(plan.depth, 10), depth->role, qd ? qd->role : "queue depth");
   return o;
 }
 
@@ -582,14 +604,15 @@ std::string mem_ports(const RtlContext& ctx, const MemPlan& plan) {
   return render_ports(ports);
 }
 
+/// The decode's outputs (render_decode takes names and defaults only).
 std::vector<CurField> mem_fields(const MemPlan& plan) {
   std::vector<CurField> f = {
-      {"act", "act_e", plan.acts.front().name(), "", "what it does each step"},
-      {"addr", "logic [AddrW-1:0]", "'0",
-       plan.any_header ? "cur_hdr_q ? cur_addr_q : cur_addr_q + AddrW'(1)" : "cur_addr_q + AddrW'(1)",
-       fmt::format("{} row of the next step", plan.mem->name)}};
+      {"act", "logic [ActW-1:0]", plan.acts.front().name(), "", "what it does each step"},
+      {"write", "logic", "1'b0", "", "it writes the memory (write engine)"},
+      {"addr", "logic [AddrW-1:0]", "'0", "", "base row"},
+      {"len", "logic [CountW-1:0]", "'0", "", "rows it touches"}};
   if (plan.any_header) {
-    f.push_back({"hdr", "logic", "1'b0", "1'b0", "the next step sends the header word"});
+    f.push_back({"hdr", "logic", "1'b0", "", "it sends a header word first"});
     f.push_back({"rows", "logic [CountW-1:0]", "'0", "", "the header word's row count"});
   }
   return f;
@@ -600,7 +623,11 @@ std::string mem_decode(const RtlContext& ctx, const MemPlan& plan) {
   for (const auto& op : plan.ops) {
     const MemAct& a = plan.acts[op.act];
     DecodeArm arm{ctx.op_const(op.p->op->name), op_comment(plan, op), {}};
-    arm.sets = {{"valid", op.cond}, {"act", a.name()}, {"addr", fmt::format("AddrW'(instr.{})", op.field)}};
+    arm.sets = {{"valid", op.cond},
+                {"act", a.name()},
+                {"write", a.in ? "1'b1" : "1'b0"},
+                {"addr", fmt::format("AddrW'(instr.{})", op.field)},
+                {"len", fmt::format("CountW'({})", op.len_sv)}};
     if (a.header) {
       arm.sets.emplace_back("hdr", "1'b1");
       arm.sets.emplace_back("rows", fmt::format("CountW'({})", op.rows_sv));
@@ -610,86 +637,210 @@ std::string mem_decode(const RtlContext& ctx, const MemPlan& plan) {
   return render_decode(mem_fields(plan), arms);
 }
 
-/// The step logic as continuous assignments: `on_<port>` says the
-/// instruction in flight streams on that port, `<port>_take` that it takes a
-/// step there this cycle.
-std::string mem_step(const MemPlan& plan) {
-  const std::string& m = plan.mem->name;
-  std::string o;
-  std::vector<std::string> takes, reads, writes, wdata;
-  for (const auto& a : plan.acts) {
-    o += fmt::format("  assign on_{} = cur_valid_q && (cur_act_q == {});\n", a.port, a.name());
-    if (a.in) {
-      o += fmt::format("  assign {0}_ready_o = on_{0};\n  assign {0}_take    = on_{0} && {0}_valid_i;\n", a.port);
-      writes.push_back(a.port + "_take");
-      wdata.push_back(a.port);
-    } else {
-      o += fmt::format("  assign {0}_take = on_{0} && {0}_room;\n", a.port);
-      reads.push_back(a.port + "_take");
-    }
-    takes.push_back(a.port + "_take");
-  }
-  auto any = [](const std::vector<std::string>& v) {
-    return v.empty() ? std::string("1'b0") : fmt::format("{}", fmt::join(v, " || "));
-  };
-  std::string data = wdata.empty() ? "'0" : wdata.back() + "_data_i";
-  for (std::size_t i = wdata.size(); i-- > 1;) data = fmt::format("on_{0} ? {0}_data_i : {1}", wdata[i - 1], data);
-  o += fmt::format("  assign step       = {};\n", any(takes));
-  o += fmt::format("  assign rd_step    = {};\n", any(reads));
-  o += fmt::format("  assign {}_we    = {};\n", m, any(writes));
-  o += fmt::format("  assign {}_wdata = {};\n", m, data);
-  o += fmt::format("  assign {}_re    = rd_step{};\n", m, plan.any_header ? " && !cur_hdr_q" : "");
+/// One engine's queue: `q` is "wq" or "rq", `other` the other queue, `e`
+/// the engine's prefix ("w" or "r"). Declarations and logic.
+std::string mem_queue(const MemPlan& plan, const std::string& q, const std::string& other, const std::string& e,
+                      bool header) {
+  const std::string what = q == "wq" ? "write" : "read";
+  std::string o = fmt::format(
+      "  // --- The {0} queue: pending {0} instructions, oldest at the head ---\n"
+      "  // Storage is written when an instruction arrives and needs no reset.\n"
+      "  logic [ActW-1:0]   {1}_act_q   [QD];\n"
+      "  logic [AddrW-1:0]  {1}_base_q  [QD];\n"
+      "  logic [CountW-1:0] {1}_steps_q [QD];\n"
+      "  logic [RangeW-1:0] {1}_hi_q    [QD];  // base + rows\n"
+      "  logic [QD-1:0]     {1}_wide_q;         // the range runs past the memory\n",
+      what, q);
+  if (header)
+    o += fmt::format(
+        "  logic [QD-1:0]     {0}_hdr_q;\n"
+        "  logic [CountW-1:0] {0}_rows_q  [QD];\n",
+        q);
+  o += fmt::format(
+      "  logic [QD-1:0]     {0}_valid_q, {0}_valid_d;  // slot holds a pending instruction\n"
+      "  logic [QD*QD-1:0]  {0}_dep_q, {0}_dep_d;  // slot i, bit j: {1} slot j holds an earlier pending instruction\n"
+      "  logic [QD-1:0]     {0}_alloc, {0}_free;  // slot taken / completed this cycle\n"
+      "  logic [PtrW-1:0]   {0}_head_q, {0}_tail_q;\n"
+      "  logic [QCntW-1:0]  {0}_cnt_q;\n"
+      "  logic              {0}_push;  // instr_i joins this queue\n\n",
+      q, other);
+  o += fmt::format(
+      "  always_ff @(posedge clk_i) begin\n"
+      "    if ({0}_push) begin\n"
+      "      {0}_act_q[{0}_tail_q]   <= dec_act;\n"
+      "      {0}_base_q[{0}_tail_q]  <= dec_addr;\n"
+      "      {0}_steps_q[{0}_tail_q] <= instr.steps;\n"
+      "      {0}_hi_q[{0}_tail_q]    <= dec_hi;\n"
+      "      {0}_wide_q[{0}_tail_q]  <= dec_wide;\n",
+      q);
+  if (header) o += fmt::format("      {0}_hdr_q[{0}_tail_q]   <= dec_hdr;\n      {0}_rows_q[{0}_tail_q]  <= dec_rows;\n", q);
+  o += "    end\n  end\n\n";
+  o += fmt::format(
+      "  for (genvar i = 0; i < QD; i++) begin : gen_{0}_slot\n"
+      "    assign {0}_alloc[i] = {0}_push && ({0}_tail_q == PtrW'(i));\n"
+      "    assign {0}_free[i]  = {1}_last && ({0}_head_q == PtrW'(i));\n"
+      "    // An arriving instruction is later than every pending one of the other queue.\n"
+      "    assign {0}_dep_d[i*QD +: QD] = ({0}_alloc[i] ? {2}_valid_q : {0}_dep_q[i*QD +: QD]) & ~{2}_free;\n"
+      "  end\n"
+      "  assign {0}_valid_d = ({0}_valid_q & ~{0}_free) | {0}_alloc;\n\n"
+      "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
+      "    if (!rst_ni) begin\n"
+      "      {0}_valid_q <= '0;\n"
+      "      {0}_dep_q   <= '0;\n"
+      "      {0}_head_q  <= '0;\n"
+      "      {0}_tail_q  <= '0;\n"
+      "      {0}_cnt_q   <= '0;\n"
+      "      {1}_done_q   <= '0;\n"
+      "    end else begin\n"
+      "      {0}_valid_q <= {0}_valid_d;\n"
+      "      {0}_dep_q   <= {0}_dep_d;\n"
+      "      if ({1}_last) {0}_head_q <= next_ptr({0}_head_q);\n"
+      "      if ({0}_push) {0}_tail_q <= next_ptr({0}_tail_q);\n"
+      "      {0}_cnt_q   <= {0}_cnt_q + QCntW'({0}_push) - QCntW'({1}_last);\n"
+      "      {1}_done_q   <= {1}_last ? '0 : {1}_done_q + CountW'({1}_step);\n"
+      "    end\n"
+      "  end\n\n",
+      q, e, other);
+  // The head and its hazard check.
+  o += fmt::format(
+      "  // The head: the instruction the {0} engine works on, {1}_done_q steps in.\n"
+      "  assign {1}_valid = {2}_valid_q[{2}_head_q];\n"
+      "  assign {1}_act   = {2}_act_q[{2}_head_q];\n"
+      "  assign {1}_last  = {1}_step && (({1}_done_q + CountW'(1)) == {2}_steps_q[{2}_head_q]);\n"
+      "  assign {1}_dep   = {2}_dep_q[{2}_head_q*QD +: QD];\n"
+      "  // It waits while an earlier pending instruction of the other queue\n"
+      "  // touches an overlapping range.\n"
+      "  for (genvar j = 0; j < QD; j++) begin : gen_{1}_hazard\n"
+      "    assign {1}_conflict[j] = {1}_dep[j] && overlap({2}_base_q[{2}_head_q], {2}_hi_q[{2}_head_q],\n"
+      "                                                 {2}_wide_q[{2}_head_q], {3}_base_q[j], {3}_hi_q[j],\n"
+      "                                                 {3}_wide_q[j]);\n"
+      "  end\n"
+      "  assign {1}_go = {1}_valid && ({1}_conflict == '0);\n\n",
+      what, e, q, other);
+  (void)plan;
   return o;
 }
 
 std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   const std::string& m = plan.mem->name;
-  const auto fields = mem_fields(plan);
   std::string o = ctx.file_header(plan.module, plan.description);
   o += mem_module_comment(ctx, plan);
   o += fmt::format("module {} #(\n", plan.module);
-  o += render_params(ctx, {"T", plan.depth}, {ctx.spec().parameter("T")->role, ctx.spec().parameter(plan.depth)->role});
+  o += render_params(ctx, {"T", plan.depth, "QD"},
+                     {ctx.spec().parameter("T")->role, ctx.spec().parameter(plan.depth)->role,
+                      "pending instructions per engine"});
   o += ") (\n" + mem_ports(ctx, plan) + ");\n\n";
 
   // Declarations.
+  const int act_w = bits_for(plan.acts.size());
   o += fmt::format("  localparam int AddrW     = ({0} > 1) ? $clog2({0}) : 1;  // {1} address bits\n", plan.depth, m);
-  o += "  localparam int SkidDepth = 2;  // items each output FIFO holds\n"
+  o += "  localparam int CountW    = tpu_pkg::COUNT_W;\n"
+       "  localparam int RangeW    = ((AddrW > CountW) ? AddrW : CountW) + 1;  // end of a row range\n"
+       "  localparam int PtrW      = (QD > 1) ? $clog2(QD) : 1;  // queue slot index\n"
+       "  localparam int QCntW     = $clog2(QD + 1);\n"
+       "  localparam int SkidDepth = 2;  // items each output FIFO holds\n"
        "  localparam int SkidCntW  = $clog2(SkidDepth + 1);\n"
        "  localparam int RoomW     = SkidCntW + 1;\n";
+  o += fmt::format("  localparam int ActW      = {};\n", act_w);
   if (plan.any_header)
     o += "  localparam logic [tpu_pkg::COUNT_W-1:0] HdrFlags = '0;  // header word flags: reserved, zero\n";
-  const int act_w = bits_for(plan.acts.size());
-  o += fmt::format("\n  // What the instruction in flight does on each step.\n  typedef enum logic [{}:0] {{\n",
-                   act_w - 1);
+  o += "\n  // What an instruction does on each step.\n";
   std::size_t aw = 0;
-  for (const auto& a : plan.acts) aw = std::max(aw, a.name().size() + 1);
+  for (const auto& a : plan.acts) aw = std::max(aw, a.name().size());
   for (std::size_t i = 0; i < plan.acts.size(); ++i)
-    o += fmt::format("    {}  // {}\n", pad(plan.acts[i].name() + (i + 1 == plan.acts.size() ? "" : ","), aw),
+    o += fmt::format("  localparam logic [ActW-1:0] {} = ActW'({});  // {}\n", pad(plan.acts[i].name(), aw), i,
                      act_comment(plan, plan.acts[i]));
-  o += "  } act_e;\n\n";
-  o += render_skeleton_decls(fields);
+
+  o += "\n  // Decode of instr_i.\n"
+       "  logic              dec_valid;  // the opcode reaches this unit and its condition holds\n";
+  for (const auto& f : mem_fields(plan))
+    o += fmt::format("  {} dec_{};  // {}\n", pad(f.type, 18), f.name, f.comment);
+  o += "  logic              dec_take;  // ... and it has steps: it joins a queue\n"
+       "  logic [RangeW-1:0] dec_hi;    // base + rows\n"
+       "  logic              dec_wide;  // the range runs past the memory: overlaps everything\n";
   std::set<std::string> addr_fields;
   for (const auto& op : plan.ops) addr_fields.insert(op.field);
   o += render_instr_fields(ctx, plan.used, addr_fields);
-  o += "\n  logic rd_step;  // ... and it is a read (or the header word) onto an output\n\n";
+
+  o += "\n  // The engines' heads.\n";
+  for (const std::string e : {"w", "r"})
+    o += fmt::format(
+        "  logic              {0}_valid, {0}_go, {0}_step, {0}_last;  // head pending, free of hazards, steps, last step\n"
+        "  logic [ActW-1:0]   {0}_act;\n"
+        "  logic [CountW-1:0] {0}_done_q;  // steps the head took\n"
+        "  logic [QD-1:0]     {0}_dep, {0}_conflict;\n",
+        e);
+  o += "  logic              r_hdr;  // the read head's step sends the header word\n"
+       "  logic [AddrW-1:0]  w_addr, r_addr;\n\n";
   o += fmt::format("  // {}: one write and one read port, read data a cycle later.\n", m);
   o += fmt::format("  logic          {0}_we, {0}_re;\n  logic [VW-1:0] {0}_wdata, {0}_rdata;\n\n", m);
   o += "  // The read stage: what was read (or sent as the header word) last cycle.\n"
-       "  logic p1_valid_q;\n  act_e p1_act_q;\n";
+       "  logic            p1_valid_q;\n  logic [ActW-1:0] p1_act_q;\n";
   if (plan.any_header) o += "  logic p1_hdr_q;\n  logic [CountW-1:0] p1_rows_q;\n";
-  o += "  logic [VW-1:0] p1_data;\n\n  // Per port: the instruction in flight streams on it, and takes a step there.\n";
-  for (const auto& a : plan.acts) o += fmt::format("  logic on_{0}, {0}_take;\n", a.port);
+  o += "  logic [VW-1:0] p1_data;\n\n  // Per port: the engine's head takes a step there.\n";
+  for (const auto& a : plan.acts) o += fmt::format("  logic {}_take;\n", a.port);
   o += "\n  // Per output: its skid FIFO and the room a new read needs.\n";
   for (const auto& a : plan.acts)
     if (!a.in)
       o += fmt::format("  logic {0}_push, {0}_pop, {0}_room, {0}_fifo_ready;\n  logic [SkidCntW-1:0] {0}_usage;\n",
                        a.port);
+  o += "\n"
+       "  function automatic logic [PtrW-1:0] next_ptr(input logic [PtrW-1:0] ptr);\n"
+       "    if (ptr == PtrW'(QD - 1)) next_ptr = '0;\n"
+       "    else next_ptr = ptr + PtrW'(1);\n"
+       "  endfunction\n\n"
+       "  // Whether rows [a_lo, a_hi) and [b_lo, b_hi) meet; a wide range meets any.\n"
+       "  function automatic logic overlap(input logic [AddrW-1:0] a_lo, input logic [RangeW-1:0] a_hi,\n"
+       "                                   input logic a_wide, input logic [AddrW-1:0] b_lo,\n"
+       "                                   input logic [RangeW-1:0] b_hi, input logic b_wide);\n"
+       "    overlap = a_wide || b_wide || ((RangeW'(a_lo) < b_hi) && (RangeW'(b_lo) < a_hi));\n"
+       "  endfunction\n\n";
 
-  o += "\n" + mem_decode(ctx, plan) + "\n";
-  o += "  // The step: a row written from the input, or a read (or the header\n"
-       "  // word) issued for an output with room.\n";
-  o += mem_step(plan) + "\n";
-  o += render_skeleton_logic(fields) + "\n";
+  o += mem_decode(ctx, plan) + "\n";
+  o += fmt::format(
+      "  // Dispatch: in program order, into the queue of the engine that does it.\n"
+      "  assign dec_take      = dec_valid && (instr.steps != '0);\n"
+      "  assign dec_hi        = RangeW'(dec_addr) + RangeW'(dec_len);\n"
+      "  assign dec_wide      = dec_hi > RangeW'({0});\n"
+      "  assign instr_ready_o = !dec_take || (dec_write ? (wq_cnt_q != QCntW'(QD)) : (rq_cnt_q != QCntW'(QD)));\n"
+      "  assign wq_push       = instr_valid_i && instr_ready_o && dec_take && dec_write;\n"
+      "  assign rq_push       = instr_valid_i && instr_ready_o && dec_take && !dec_write;\n\n",
+      plan.depth);
+  o += mem_queue(plan, "wq", "rq", "w", false);
+  o += mem_queue(plan, "rq", "wq", "r", plan.any_header);
+
+  // The engines' steps.
+  std::vector<std::string> wtakes, rtakes, wdata;
+  o += "  // The write engine: a row from the head's input, written at base + done.\n";
+  for (const auto& a : plan.acts) {
+    if (!a.in) continue;
+    o += fmt::format("  assign {0}_ready_o = w_go && (w_act == {1});\n  assign {0}_take    = {0}_ready_o && {0}_valid_i;\n",
+                     a.port, a.name());
+    wtakes.push_back(a.port + "_take");
+    wdata.push_back(a.port);
+  }
+  std::string data = wdata.back() + "_data_i";
+  for (std::size_t i = wdata.size(); i-- > 1;)
+    data = fmt::format("(w_act == {0}) ? {1}_data_i : {2}", MemAct{wdata[i - 1], true, 0}.name(), wdata[i - 1], data);
+  o += fmt::format("  assign w_step = {};\n", fmt::join(wtakes, " || "));
+  o += "  assign w_addr = wq_base_q[wq_head_q] + AddrW'(w_done_q);\n";
+  o += fmt::format("  assign {0}_we  = w_step;\n  assign {0}_wdata = {1};\n\n", m, data);
+  o += "  // The read engine: a read at base + done (after the header word, if any)\n"
+       "  // for the head's output, when it has room.\n";
+  for (const auto& a : plan.acts) {
+    if (a.in) continue;
+    o += fmt::format("  assign {0}_take = r_go && (r_act == {1}) && {0}_room;\n", a.port, a.name());
+    rtakes.push_back(a.port + "_take");
+  }
+  o += fmt::format("  assign r_step = {};\n", fmt::join(rtakes, " || "));
+  if (plan.any_header) {
+    o += "  assign r_hdr  = rq_hdr_q[rq_head_q] && (r_done_q == '0);\n"
+         "  assign r_addr = rq_base_q[rq_head_q] + AddrW'(r_done_q) - AddrW'(rq_hdr_q[rq_head_q]);\n";
+  } else {
+    o += "  assign r_hdr  = 1'b0;\n"
+         "  assign r_addr = rq_base_q[rq_head_q] + AddrW'(r_done_q);\n";
+  }
+  o += fmt::format("  assign {}_re  = r_step && !r_hdr;\n\n", m);
 
   o += fmt::format(
       "  tpu_ram_1r1w #(\n"
@@ -698,10 +849,10 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
       "  ) u_{1} (\n"
       "    .clk_i  (clk_i),\n"
       "    .we_i   ({1}_we),\n"
-      "    .waddr_i(cur_addr_q),\n"
+      "    .waddr_i(w_addr),\n"
       "    .wdata_i({1}_wdata),\n"
       "    .re_i   ({1}_re),\n"
-      "    .raddr_i(cur_addr_q),\n"
+      "    .raddr_i(r_addr),\n"
       "    .rdata_o({1}_rdata)\n"
       "  );\n\n",
       plan.depth, m);
@@ -712,16 +863,16 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += fmt::format("      p1_act_q   <= {};\n", plan.acts.front().name());
   if (plan.any_header) o += "      p1_hdr_q   <= 1'b0;\n      p1_rows_q  <= '0;\n";
   o += "    end else begin\n"
-       "      p1_valid_q <= rd_step;\n"
-       "      p1_act_q   <= cur_act_q;\n";
-  if (plan.any_header) o += "      p1_hdr_q   <= cur_hdr_q;\n      p1_rows_q  <= cur_rows_q;\n";
+       "      p1_valid_q <= r_step;\n"
+       "      p1_act_q   <= r_act;\n";
+  if (plan.any_header) o += "      p1_hdr_q   <= r_hdr;\n      p1_rows_q  <= rq_rows_q[rq_head_q];\n";
   o += "    end\n  end\n";
   if (plan.any_header)
     o += fmt::format("  assign p1_data = p1_hdr_q ? VW'({{HdrFlags, p1_rows_q}}) : {}_rdata;\n\n", m);
   else
     o += fmt::format("  assign p1_data = {}_rdata;\n\n", m);
 
-  std::vector<std::string> progress, idle = {"!cur_valid_q", "!p1_valid_q"}, sink;
+  std::vector<std::string> progress, idle = {"(wq_cnt_q == '0)", "(rq_cnt_q == '0)", "!p1_valid_q"}, sink;
   for (const auto& a : plan.acts) {
     if (a.in) {
       progress.push_back(a.port + "_take");
@@ -732,7 +883,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
         "  // minus the item leaving this cycle, leaves a free entry.\n"
         "  assign {0}_push = p1_valid_q && (p1_act_q == {1});\n"
         "  assign {0}_pop  = {0}_valid_o && {0}_ready_i;\n"
-        "  assign {0}_room = (RoomW'({0}_usage) + RoomW'(p1_valid_q && (p1_act_q == {1})))\n"
+        "  assign {0}_room = (RoomW'({0}_usage) + RoomW'({0}_push))\n"
         "                    < (RoomW'(SkidDepth) + RoomW'({0}_pop));\n\n"
         "  tpu_fifo #(\n"
         "    .Width(VW),\n"
@@ -755,12 +906,11 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   }
   o += render_progress(progress) + "\n";
   o += fmt::format("  assign idle_o = {};\n\n", fmt::join(idle, " && "));
-  if (!sink.empty())
-    o += fmt::format(
-        "  // A read is issued only with room for it, so the skid FIFOs never refuse.\n"
-        "  logic unused_fifo_ready;\n"
-        "  assign unused_fifo_ready = ^{{{}}};\n",
-        fmt::join(sink, ", "));
+  o += fmt::format(
+      "  // A read is issued only with room for it, so the skid FIFOs never refuse.\n"
+      "  logic unused_fifo_ready;\n"
+      "  assign unused_fifo_ready = ^{{{}}};\n",
+      fmt::join(sink, ", "));
   o += "\nendmodule\n";
   return o;
 }
@@ -770,6 +920,28 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
 std::string emit_memory_unit(const RtlContext& ctx, std::string_view unit, std::string_view module,
                              std::string_view description) {
   return emit_memory_unit_text(ctx, plan_memory_unit(ctx, unit, module, description));
+}
+
+bool is_memory_unit(const RtlContext& ctx, std::string_view unit) {
+  const auto uses = ctx.uses(unit, "instr");
+  if (uses.empty()) return false;
+  for (const auto& use : uses) {
+    std::size_t n[5] = {0, 0, 0, 0, 0};
+    for (const Action* a : use.actions) {
+      ++n[static_cast<int>(a->kind)];
+      if (a->kind == ActionKind::Read || a->kind == ActionKind::Write) {
+        const Memory* m = ctx.spec().memory(a->state);
+        if (!m || m->owner != unit || m->dram) return false;
+      }
+    }
+    auto count = [&](ActionKind k) { return n[static_cast<int>(k)]; };
+    const bool write = count(ActionKind::Receive) == 1 && count(ActionKind::Write) == 1 &&
+                       count(ActionKind::Read) == 0 && count(ActionKind::Emit) == 0;
+    const bool read = count(ActionKind::Read) == 1 && count(ActionKind::Emit) == 1 &&
+                      count(ActionKind::Receive) == 0 && count(ActionKind::Write) == 0;
+    if (count(ActionKind::Compute) != 0 || (!write && !read)) return false;
+  }
+  return true;
 }
 
 }  // namespace tpugen::rtl

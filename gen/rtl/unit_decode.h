@@ -142,4 +142,9 @@ std::string render_params(const RtlContext& ctx, const std::vector<std::string>&
 std::string emit_memory_unit(const RtlContext& ctx, std::string_view unit, std::string_view module,
                              std::string_view description);
 
+/// Whether `emit_memory_unit` builds `unit`: some opcode reaches it and each
+/// one either receives rows and writes them or reads rows and emits them.
+/// Such a unit takes QD (its pending instructions per engine) as a parameter.
+bool is_memory_unit(const RtlContext& ctx, std::string_view unit);
+
 }  // namespace tpugen::rtl

@@ -10,7 +10,12 @@
 // and checks that a stalled output holds its data; phase 2 runs without
 // either and reports the sustained rows per cycle. Instructions the unit
 // must ignore (an opcode it does not take, a dma_ld bound for vr) are mixed
-// in. Prints PASS or FAIL.
+// in. Phase 3 checks the ordering between the write and the read engine:
+// a read of rows written earlier overtakes a later write of other rows
+// whose input is held back; a read waits for an earlier write of
+// overlapping rows; a write waits for an earlier read of overlapping rows
+// (held by backpressure) while a write of other rows proceeds. Prints PASS
+// or FAIL.
 //
 // Instruction operands follow the spec's operand table: dma_ld f0 = mode,
 // f3 = dst_row0; vld f0 = vr0, f1 = spad0; mm f0 = vr_a, f1 = ar0,
@@ -19,6 +24,7 @@
 module tb_tpu_spm #(
   parameter int T = 4,
   parameter int SPAD_ROWS = 64,
+  parameter int QD = 16,
   parameter int Seed = 1
 );
   localparam int VW = 8 * T;
@@ -37,7 +43,8 @@ module tb_tpu_spm #(
 
   tpu_spm #(
     .T(T),
-    .SPAD_ROWS(SPAD_ROWS)
+    .SPAD_ROWS(SPAD_ROWS),
+    .QD(QD)
   ) u_dut (
     .clk_i(clk),
     .rst_ni(rst_n),
@@ -133,10 +140,13 @@ module tb_tpu_spm #(
     end
   end
 
+  logic hold_dma = 1'b0;  // present no new dma2sp row
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
       dma2sp_valid <= 1'b0;
       dma2sp_data <= '0;
+    end else if (hold_dma) begin
+      if (dma2sp_valid && dma2sp_ready) dma2sp_valid <= 1'b0;
     end else begin
       `TB_DRIVE(dma2sp_valid, dma2sp_ready, dma2sp_data, dma2sp_q)
     end
@@ -179,6 +189,25 @@ module tb_tpu_spm #(
     end
     if (!idle) begin
       $display("FAIL: %s: not idle at the end", what);
+      errors++;
+    end
+  endtask
+
+  // Wait until every expected output row has left (or `limit` cycles).
+  task automatic wait_outputs(input string what, input int limit);
+    longint stop;
+    stop = cycle + limit;
+    while ((exp_sp2vr.size() > 0 || exp_wcol.size() > 0) && cycle < stop) @(posedge clk);
+    if (cycle >= stop) begin
+      $display("FAIL: %s: %0d sp2vr and %0d wcol rows never came", what, exp_sp2vr.size(), exp_wcol.size());
+      errors++;
+    end
+  endtask
+
+  task automatic expect_progress(input string what, input int steps);
+    repeat (3) @(posedge clk);
+    if (progress !== CW'(steps)) begin
+      $display("FAIL: %s: progress %0d, expected %0d at cycle %0d", what, progress, steps, cycle);
       errors++;
     end
   endtask
@@ -245,6 +274,49 @@ module tb_tpu_spm #(
     measure("mixed", base_steps + 4 * (16 + T + 1), cycles);
     wait_done("mixed burst");
     $display("THROUGHPUT spm dma_ld/vld/mm mix: %0d steps in %0d cycles", 4 * (16 + T + 1), cycles);
+
+    // Phase 3: ordering between the engines (rows 0..7 written first).
+    base_steps = steps_total;
+    add_dma_ld(0, 8);
+    wait_done("ordering setup");
+    // A: vld and mm of rows 0.. overtake a later dma_ld of rows 32..47 whose
+    // rows are held back.
+    hold_dma = 1'b1;
+    base_steps = steps_total;
+    add_dma_ld(32, 16);
+    add_vld(0, 8);
+    add_mm(4, 3);
+    wait_outputs("overtake", 300);
+    expect_progress("overtake: reads done, the write not started", base_steps + 8 + T + 1);
+    hold_dma = 1'b0;
+    wait_done("overtake");
+    // B: a read waits for an earlier write of overlapping rows.
+    hold_dma = 1'b1;
+    base_steps = steps_total;
+    add_dma_ld(40, 8);
+    add_vld(44, 4);
+    add_mm(46, 2);
+    repeat (40) @(posedge clk);
+    expect_progress("read after write: nothing moves", base_steps);
+    if (sp2vr_valid || wcol_valid || exp_sp2vr.size() != 4) begin
+      $display("FAIL: a read overtook an earlier write of its rows at cycle %0d", cycle);
+      errors++;
+    end
+    hold_dma = 1'b0;
+    wait_done("read after write");
+    // C: a write waits for an earlier read of overlapping rows (held by
+    // backpressure); a write of other rows before it proceeds.
+    bp = 100;
+    base_steps = steps_total;
+    add_vld(48, 8);
+    add_mm(56, 1);
+    add_dma_ld(8, 4);
+    add_dma_ld(50, 4);
+    add_dma_ld(58, 2);
+    repeat (40) @(posedge clk);
+    expect_progress("write after read: only the disjoint write", base_steps + 4);
+    bp = 0;
+    wait_done("write after read");
 
     add_vld(5, 1);
     latency(1'b0, lat_vld);

@@ -250,6 +250,9 @@ TEST_CASE("the movers simulate correctly under random gaps, backpressure and DRA
   simulate(wide, mover("tpu_spm"), "t8", {{"T", 8}, {"SPAD_ROWS", 128}});
   simulate(small, mover("tpu_vru"), "t4", {{"T", 4}, {"NVR", 64}});
   simulate(wide, mover("tpu_vru"), "t8", {{"T", 8}, {"NVR", 128}});
+  // Two pending instructions per engine: the queues fill and dispatch stalls.
+  simulate(small, mover("tpu_spm"), "qd2", {{"T", 4}, {"SPAD_ROWS", 64}, {"QD", 2}});
+  simulate(small, mover("tpu_vru"), "qd2", {{"T", 4}, {"NVR", 64}, {"QD", 2}});
   for (const int lat : {0, 3}) {
     simulate(small, mover("tpu_dma_ld"), fmt::format("l{}", lat),
              {{"T", 4}, {"MAXDIM", 16}, {"DMA_WORDS", 1}, {"QD", 16}, {"Latency", lat}});
