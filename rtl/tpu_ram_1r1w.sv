@@ -25,7 +25,9 @@ module tpu_ram_1r1w #(
   output logic [Width-1:0] rdata_o
 );
 
-  logic [Width-1:0] mem_q [Depth];
+  // Public to simulators (a Verilator metacomment) so a testbench can read
+  // the final contents and compare them with the reference model.
+  logic [Width-1:0] mem_q [Depth] /* verilator public_flat_rw */;
   logic [Width-1:0] rdata_q;
 
   always_ff @(posedge clk_i) begin

@@ -186,6 +186,17 @@ std::string sim_config_header(const RtlContext& ctx) {
     const std::string unit = h.count.kind == HeaderCount::PortItems ? h.count.unit + "." + h.count.port : h.count.unit;
     o += fmt::format("    {{\"{}\", \"{}\", {}, {}, {}}},\n", h.name, unit, h.word, h.lsb, h.width);
   }
+  o += "};\n\n";
+  // The on-chip memories the model tracks: each is a tpu_ram_1r1w named
+  // u_<memory> inside its owner unit u_<owner> (docs/microarch.md).
+  o += "/// An on-chip memory and the hierarchical name of its storage.\n"
+       "struct Memory {\n  const char* name;\n  const char* path;\n  unsigned depth;\n  unsigned row_bits;\n};\n"
+       "inline constexpr Memory kMemories[] = {\n";
+  for (const auto& m : spec.memories) {
+    if (m.dram || !m.host.empty()) continue;
+    o += fmt::format("    {{\"{}\", \"TOP.tpu_top.u_{}.u_{}.mem_q\", {}, {}}},\n", m.name, m.owner, m.name,
+                     m.depth.eval(ctx.isa().params().scope()), m.row_bits.eval(ctx.isa().params().scope()));
+  }
   o += "};\n\n// fault_unit_o: tpu_pkg::UNIT_*.\ninline constexpr const char* kUnitNames[] = {";
   for (std::size_t u = 0; u < spec.units.size(); ++u) o += fmt::format("{}\"{}\"", u ? ", " : "", spec.units[u].name);
   o += "};\n\n// fault_o: tpu_pkg::FAULT_*, read from the generated package.\n"
@@ -215,7 +226,7 @@ std::vector<fs::path> harness_sources() {
 
 std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra) {
   std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2", "--x-assign", "unique", "--x-initial",
-                                   "unique", "--trace-fst", "-O2", "--top-module", "tpu_top", "-f", "files.f",
+                                   "unique", "--trace-fst", "--vpi", "-O2", "--top-module", "tpu_top", "-f", "files.f",
                                    "sim_main.cpp", "-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS",
                                    "-I" + dir.string()};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -338,6 +349,7 @@ RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, 
   cmd += " --c " + shell_quote((dir / "c.bin").string());
   cmd += " --c-out " + shell_quote((dir / "c_out.bin").string());
   cmd += " --json " + shell_quote((dir / "report.json").string());
+  cmd += " --state " + shell_quote((dir / "state.txt").string());
   cmd += fmt::format(" --maxdim {} --latency {} --backpressure {} --seed {} --max-cycles {}", maxdim, options.latency,
                      options.backpressure, options.seed, options.max_cycles);
   if (!options.trace.empty()) cmd += " --trace " + shell_quote(fs::absolute(options.trace).string());
@@ -358,7 +370,44 @@ RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, 
     const std::string bytes = read_text(dir / "c_out.bin");
     r.c_full.assign(bytes.begin(), bytes.end());
   }
+  if (fs::exists(dir / "state.txt")) {
+    std::istringstream in(read_text(dir / "state.txt"));
+    std::string name, hex;
+    std::size_t row = 0;
+    while (in >> name >> row >> hex) {
+      auto& rows = r.state[name];
+      if (rows.size() <= row) rows.resize(row + 1);
+      rows[row] = hex;
+    }
+  }
   return r;
+}
+
+std::string compare_state(const Isa& isa, const Model& model, const RtlRunResult& rtl) {
+  const Spec& spec = isa.spec();
+  std::size_t compared = 0;
+  for (const auto& m : spec.memories) {
+    if (m.dram || !m.host.empty()) continue;
+    auto it = rtl.state.find(m.name);
+    if (it == rtl.state.end()) return fmt::format("the RTL run reported no state for {}", m.name);
+    const std::int64_t depth = model.depth(m.name);
+    const int row_bits = static_cast<int>(m.row_bits.eval(isa.params().scope()));
+    for (std::int64_t r = 0; r < depth; ++r) {
+      if (!model.written(m.name, r)) continue;  // unwritten rows hold whatever reset left
+      const auto lanes = model.row(m.name, r);
+      const int lane_bits = row_bits / static_cast<int>(lanes.size());
+      // The row as hex, most significant lane first, as VPI prints it.
+      std::string want;
+      for (auto lane = lanes.rbegin(); lane != lanes.rend(); ++lane) {
+        const std::uint64_t mask = lane_bits >= 64 ? ~0ull : ((1ull << lane_bits) - 1);
+        want += fmt::format("{:0{}x}", static_cast<std::uint64_t>(*lane) & mask, lane_bits / 4);
+      }
+      const std::string& have = static_cast<std::size_t>(r) < it->second.size() ? it->second[static_cast<std::size_t>(r)] : "";
+      if (have != want) return fmt::format("{}[{}]: rtl {}, model {}", m.name, r, have.empty() ? "missing" : have, want);
+      ++compared;
+    }
+  }
+  return compared == 0 ? "no written on-chip row to compare" : "";
 }
 
 

@@ -14,12 +14,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "isa/programs.h"
 #include "model/gemm_job.h"
+#include "model/model.h"
 #include "rtl/rtl_context.h"
 
 namespace tpugen::rtl {
@@ -96,6 +98,8 @@ struct RtlRunResult {
   std::vector<std::int8_t> c_full;           ///< C after the run, MAXDIM x MAXDIM
   double sim_seconds = 0.0;
   double cycles_per_second = 0.0;
+  /// The on-chip memories after the run (spad, vr, ar): hex rows by memory name.
+  std::map<std::string, std::vector<std::string>> state;
   std::string output;  ///< what tpu_sim printed
   int exit_code = 0;
 
@@ -110,6 +114,10 @@ RtlRunResult run_rtl(const std::filesystem::path& sim, std::span<const std::uint
 
 /// The shipped GEMM of a job on the RTL: assemble it (checked), place A and
 /// B, prefill C with job.c_init, run. `image` receives the program image.
+/// Compare every on-chip row the model wrote (Model::written) with the RTL's
+/// final state; empty when they agree, else the first difference.
+std::string compare_state(const Isa& isa, const Model& model, const RtlRunResult& rtl);
+
 RtlRunResult run_gemm_rtl(const std::filesystem::path& sim, const Isa& isa, const GemmJob& job,
                           const RtlRunOptions& options, std::vector<std::uint64_t>* image = nullptr);
 

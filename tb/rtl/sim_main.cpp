@@ -11,6 +11,7 @@
 //
 // Exit: 0 done, 1 fault, timeout or protocol error, 2 bad usage or input.
 #include <verilated.h>
+#include <verilated_vpi.h>
 #if VM_TRACE_FST
 #include <verilated_fst_c.h>
 #endif
@@ -41,7 +42,7 @@ constexpr unsigned kResetCycles = 5;
 constexpr std::size_t kMaxReportedErrors = 32;
 
 struct Options {
-  std::string image, a, b, c, c_out, trace, json;
+  std::string image, a, b, c, c_out, trace, json, state;
   long long maxdim = -1;
   unsigned latency = 0;
   double backpressure = 0.0;
@@ -60,6 +61,7 @@ const char* kUsage =
     "  --image         program image, $readmemh hex, one 64-bit word per line\n"
     "  --a, --b, --c   raw MAXDIM*MAXDIM int8 bytes, row-major (C: its contents before the run)\n"
     "  --c-out         write C after the run (raw bytes)\n"
+    "  --state FILE    write the on-chip memories after the run: '<memory> <row> <hex>' lines\n"
     "  --maxdim        check that the simulator was built for this MAXDIM\n"
     "  --latency       cycles from request handshake to response valid, beyond the next cycle (default 0)\n"
     "  --backpressure  0..1: probability that the memories withhold a ready or valid in a cycle (default 0)\n"
@@ -90,6 +92,7 @@ Options parse_args(int argc, char** argv) {
     else if (flag == "--b") o.b = v;
     else if (flag == "--c") o.c = v;
     else if (flag == "--c-out") o.c_out = v;
+    else if (flag == "--state") o.state = v;
     else if (flag == "--trace") o.trace = v;
     else if (flag == "--json") o.json = v;
     else if (flag == "--maxdim") o.maxdim = static_cast<long long>(parse_u64(flag, v));
@@ -523,6 +526,24 @@ void write_bytes(const std::string& path, const tpusim::Bytes& bytes) {
   if (!f) throw UsageError{"cannot write '" + path + "'"};
 }
 
+/// The on-chip memories (sim_config::kMemories) through VPI, one row a line.
+void write_state(const std::string& path) {
+  std::ofstream f(path);
+  for (const auto& m : sim_config::kMemories) {
+    vpiHandle mem = vpi_handle_by_name(const_cast<PLI_BYTE8*>(m.path), nullptr);
+    if (!mem) throw UsageError{std::string("no memory ") + m.path + " in this simulator"};
+    for (unsigned r = 0; r < m.depth; ++r) {
+      vpiHandle row = vpi_handle_by_index(mem, static_cast<PLI_INT32>(r));
+      if (!row) throw UsageError{std::string("cannot read row of ") + m.path};
+      s_vpi_value v;
+      v.format = vpiHexStrVal;
+      vpi_get_value(row, &v);
+      f << m.name << ' ' << r << ' ' << v.value.str << '\n';
+    }
+  }
+  if (!f) throw UsageError{"cannot write '" + path + "'"};
+}
+
 int run(int argc, char** argv) {
   const Options o = parse_args(argc, argv);
   auto ctx = std::make_unique<VerilatedContext>();
@@ -541,6 +562,7 @@ int run(int argc, char** argv) {
   const auto errs = h.errors();
   print_summary(r, errs);
   if (!o.c_out.empty()) write_bytes(o.c_out, h.c_port().c());
+  if (!o.state.empty()) write_state(o.state);
   if (!o.json.empty()) write_json(o.json, o, r, h);
   return r.status == "done" ? kExitDone : kExitFail;
 }

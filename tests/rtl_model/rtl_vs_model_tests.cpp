@@ -109,6 +109,8 @@ void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed)
   REQUIRE(r.status == "done");
   CHECK(r.c_full == model.dram("C"));
   CHECK(r.c_full != c);
+  // The final on-chip state, wherever the model tracks it (rows it wrote).
+  CHECK(rtl::compare_state(isa, model, r).empty());
 }
 
 }  // namespace
@@ -146,6 +148,7 @@ TEST_CASE("RTL == model: vadd, vector and ar_distance programs", "[rtl]") {
     program_both(o, vadd_program(isa, {t, 2 * t, t}), 1);
     program_both(o, vector_program(isa), 2);
     program_both(o, ar_distance_program(isa, isa.param("AR_RAW_DIST")), 3);
+    program_both(o, gemm_program(isa, {2 * t, 2 * t, 2 * t}, GemmOptions{true, false}), 4);
   }
 }
 
