@@ -300,8 +300,8 @@ int run_program(const Isa& isa, const RunOpts& o) {
   bool ok = true;
 
   std::optional<Int8Matrix> model_c;
+  Model model(isa);
   if (o.model()) {
-    Model model(isa);
     model.set_dram("A", a.data);
     model.set_dram("B", b.data);
     model.set_dram("C", c.data);
@@ -319,8 +319,9 @@ int run_program(const Isa& isa, const RunOpts& o) {
     j["unwritten_reads"] = model.unwritten_reads().size();
   }
   std::optional<Int8Matrix> rtl_c;
+  rtl::RtlRunResult r;
   if (o.rtl()) {
-    const auto r = rtl::run_rtl(simulator_for(isa, o), words, a.data, b.data, c.data, maxdim, rtl_options(o));
+    r = rtl::run_rtl(simulator_for(isa, o), words, a.data, b.data, c.data, maxdim, rtl_options(o));
     fmt::print("tpugen run: engine rtl, {}: {} after {} cycles; {} C bytes changed\n", o.program, r.status, r.cycles,
                changed_bytes(r.c_full));
     if (!r.done()) {
@@ -334,8 +335,13 @@ int run_program(const Isa& isa, const RunOpts& o) {
   if (model_c && rtl_c) {
     const std::string diff = first_c_difference(rtl_c->data, model_c->data, maxdim);
     fmt::print("compare: {}\n", diff.empty() ? "rtl == model on the whole C" : "rtl != model: first difference " + diff);
-    j["comparison"] = {{"identical", diff.empty()}, {"first_difference", diff}};
-    ok = ok && diff.empty();
+    // The on-chip memories too, every row the model wrote.
+    const std::string state = rtl::compare_state(isa, model, r);
+    fmt::print("compare: {}\n", state.empty() ? "rtl == model on every on-chip row the program wrote"
+                                               : "rtl != model on-chip: " + state);
+    j["comparison"] = {{"identical", diff.empty() && state.empty()}, {"first_difference", diff},
+                       {"state_difference", state}};
+    ok = ok && diff.empty() && state.empty();
   }
   if (!o.c_out.empty()) write_npy_int8(o.c_out, rtl_c ? *rtl_c : *model_c);
   if (!o.json.empty()) write_json(o.json, j);
