@@ -229,6 +229,13 @@ int run_gemm(const Isa& isa, const RunOpts& o) {
         fmt::print("compare: rtl == model on the whole C ({} bytes)\n", maxdim * maxdim);
       else
         fmt::print("compare: rtl != model: first difference {}\n", both_diff);
+      // And every on-chip row the model wrote (spad, vr, ar).
+      if (rtl_out->done()) {
+        const std::string state = rtl::compare_state(isa, *model_out->model, *rtl_out);
+        fmt::print("compare: {}\n", state.empty() ? "rtl == model on every on-chip row the program wrote"
+                                                   : "rtl != model on-chip: " + state);
+        if (both_diff.empty() && !state.empty()) both_diff = "on-chip: " + state;
+      }
     }
   }
 

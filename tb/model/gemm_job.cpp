@@ -42,14 +42,15 @@ GemmOutcome run_gemm_model(const Isa& isa, const GemmJob& job) {
   out.instructions = program.instrs.size();
   out.header = header_counts(isa, program, expand(isa, program));
 
-  Model model(isa);
-  model.set_dram("A", place_in_dram(job.a, maxdim));
-  model.set_dram("B", place_in_dram(job.b, maxdim));
-  model.set_dram("C", job.c_init.data);
-  model.run_image(out.image);
-  out.issues = model.issues();
-  out.unit_steps = model.unit_steps();
-  out.c_full = Int8Matrix{maxdim, maxdim, model.dram("C")};
+  auto model = std::make_shared<Model>(isa);
+  model->set_dram("A", place_in_dram(job.a, maxdim));
+  model->set_dram("B", place_in_dram(job.b, maxdim));
+  model->set_dram("C", job.c_init.data);
+  model->run_image(out.image);
+  out.issues = model->issues();
+  out.unit_steps = model->unit_steps();
+  out.c_full = Int8Matrix{maxdim, maxdim, model->dram("C")};
+  out.model = model;
   out.c = crop(out.c_full, s.m, s.n);
   return out;
 }

@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "isa/programs.h"
+#include "model/model.h"
 #include "model/npy.h"
 
 namespace tpugen {
@@ -30,6 +32,7 @@ struct GemmOutcome {
   std::vector<std::int64_t> header;             ///< spec.header order
   Int8Matrix c_full;                            ///< MAXDIM x MAXDIM after the run
   Int8Matrix c;                                 ///< the M x N result
+  std::shared_ptr<const Model> model;           ///< the model after the run (its on-chip state)
 };
 
 /// Place an M x K (or K x N) matrix top-left in a MAXDIM x MAXDIM DRAM image.

@@ -74,6 +74,7 @@ void gemm_both(const ParamOverrides& o, GemmShape s, bool relu, const std::strin
   const Int8Matrix rtl_c{maxdim, maxdim, r.c_full};
   CHECK(compare_c(rtl_c, job.c_init, reference_gemm(job.a, job.b, relu)).empty());
   CHECK(r.c_full == model.c_full.data);
+  CHECK(rtl::compare_state(isa, *model.model, r).empty());
 }
 
 std::vector<GemmShape> sample(std::int64_t t, std::int64_t maxdim, int n, std::uint64_t seed) {
