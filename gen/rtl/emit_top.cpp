@@ -110,8 +110,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   output logic [3:0] fault_o,
   output logic [15:0] fault_pc_o,
   output logic [3:0] fault_unit_o,
-  output logic [tpu_pkg::N_PROGRESS*16-1:0] progress_o,
-  output logic [tpu_pkg::NHDR*64-1:0] header_o,
+  output logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] progress_o,
+  output logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0] header_o,
   output logic [31:0] cycles_o,
   // imem: program reads
   output logic imem_req_valid_o,
@@ -119,7 +119,7 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   output logic [15:0] imem_req_addr_o,
   input  logic imem_rsp_valid_i,
   output logic imem_rsp_ready_o,
-  input  logic [64*ImemBeat-1:0] imem_rsp_data_i,
+  input  logic [tpu_pkg::WORD_W*ImemBeat-1:0] imem_rsp_data_i,
   // operand reads from A and B
   output logic dram_rd_req_valid_o,
   input  logic dram_rd_req_ready_i,
@@ -153,13 +153,13 @@ std::string emit_tpu_top(const RtlContext& ctx) {
                      "  logic [$clog2(QD+1)-1:0] {0}_usage;\n",
                      c.port, c.width == ctx.param("AW") ? "AW" : "VW");
   o += "\n  // Progress counters (tpu_pkg::PROGRESS_* order) and idleness.\n";
-  o += "  logic [tpu_pkg::N_PROGRESS*16-1:0] progress, progress_q;\n";
+  o += "  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] progress, progress_q;\n";
   std::vector<std::string> idle_terms;
   for (const auto& u : s.units) {
     if (u.instructions_from == "imem") continue;
     const auto counters = unit_counters(s, u.name);
     o += fmt::format("  logic {}_idle;\n", u.name);
-    if (!counters.empty()) o += fmt::format("  logic [{}-1:0] {}_progress;\n", 16 * counters.size(), u.name);
+    if (!counters.empty()) o += fmt::format("  logic [{}*tpu_pkg::COUNT_W-1:0] {}_progress;\n", counters.size(), u.name);
     idle_terms.push_back(u.name + "_idle");
   }
   for (const Unit* u : dispatched) idle_terms.push_back(fmt::format("({}_queue_usage == '0)", u->name));
@@ -257,7 +257,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   for (const auto& u : s.units) {
     const auto counters = unit_counters(s, u.name);
     for (std::size_t k = 0; k < counters.size(); ++k)
-      o += fmt::format("  assign progress[{} +: 16] = {}_progress[{} +: 16];\n", 16 * counters[k], u.name, 16 * k);
+      o += fmt::format("  assign progress[{}*tpu_pkg::COUNT_W +: tpu_pkg::COUNT_W] = {}_progress[{}*tpu_pkg::COUNT_W +: tpu_pkg::COUNT_W];\n",
+                       counters[k], u.name, k);
   }
   o += "  assign progress_o = progress;\n\n";
   o += fmt::format("  assign units_idle = {};\n\n", fmt::join(idle_terms, "\n                    & "));
