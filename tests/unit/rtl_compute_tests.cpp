@@ -32,23 +32,8 @@ struct Config {
 const Config kConfigs[] = {{4, 16}, {4, 64}, {8, 64}};
 
 /// The exit code and the combined output of a shell command.
-struct Run {
-  int code = -1;
-  std::string out;
-};
-
-Run run(const std::string& cmd, const fs::path& log) {
-  const int status = std::system((cmd + " > " + log.string() + " 2>&1").c_str());
-  Run r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = test::read_text(log.string());
-  return r;
-}
-
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-}
+using test::run_shell;
+using test::write_text;
 
 /// A generated configuration: the package, the primitives and the three
 /// compute modules in one directory under the build tree.
@@ -66,10 +51,10 @@ Generated generate_config(const Config& c) {
   g.t = c.t;
   g.nar = ctx.param("NAR");
   fs::create_directories(g.dir);
-  write(g.dir / "tpu_pkg.sv", rtl::emit_tpu_pkg(ctx));
-  write(g.dir / "tpu_pe.sv", rtl::emit_tpu_pe(ctx));
-  write(g.dir / "tpu_array.sv", rtl::emit_tpu_array(ctx));
-  write(g.dir / "tpu_accu.sv", rtl::emit_tpu_accu(ctx));
+  write_text(g.dir / "tpu_pkg.sv", rtl::emit_tpu_pkg(ctx));
+  write_text(g.dir / "tpu_pe.sv", rtl::emit_tpu_pe(ctx));
+  write_text(g.dir / "tpu_array.sv", rtl::emit_tpu_array(ctx));
+  write_text(g.dir / "tpu_accu.sv", rtl::emit_tpu_accu(ctx));
   for (const char* prim : {"tpu_fifo.sv", "tpu_ram_1r1w.sv"})
     fs::copy_file(fs::path(TPUGEN_SOURCE_DIR) / "rtl" / prim, g.dir / prim, fs::copy_options::overwrite_existing);
   return g;
@@ -111,17 +96,17 @@ void check_netlist(const Generated& g, const std::string& m) {
   if (m == "tpu_accu") params += " -P " + tb + ".NAR=" + std::to_string(g.nar);
   const std::string cells = "$(dirname $(command -v yosys))/../share/yosys/simcells.v";
   const std::string cd = "cd " + g.dir.string() + " && ";
-  const Run b = run(cd + "iverilog -g2012 -o netlist_" + m + ".vvp -s " + tb + params + " tpu_pkg.sv " +
+  const test::ShellRun b = run_shell(cd + "iverilog -g2012 -o netlist_" + m + ".vvp -s " + tb + params + " tpu_pkg.sv " +
                         (m == "tpu_accu" ? "tpu_ram_1r1w.sv " : "") + "netlist_" + m + ".v " + cells + " " +
                         TPUGEN_SOURCE_DIR "/tests/rtl/" + tb + ".sv",
                     g.dir / ("netlist_" + m + "_build.log"));
-  INFO(b.out);
+  INFO(b.output);
   REQUIRE(b.code == 0);
-  const Run s = run(cd + "timeout 60 vvp -n netlist_" + m + ".vvp", g.dir / ("netlist_" + m + ".log"));
-  INFO(s.out);
+  const test::ShellRun s = run_shell(cd + "timeout 60 vvp -n netlist_" + m + ".vvp", g.dir / ("netlist_" + m + ".log"));
+  INFO(s.output);
   CHECK(s.code == 0);
-  CHECK(s.out.find("PASS") != std::string::npos);
-  CHECK(s.out.find("FAIL") == std::string::npos);
+  CHECK(s.output.find("PASS") != std::string::npos);
+  CHECK(s.output.find("FAIL") == std::string::npos);
 }
 
 const rtl::RtlContext& default_ctx() {
@@ -200,17 +185,17 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
     for (const std::string m : {"tpu_pe", "tpu_array", "tpu_accu"}) {
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " " << m);
       const std::string cd = "cd " + g.dir.string() + " && ";
-      const Run v = run(cd + "verilator --lint-only -Wall --top-module " + m + " " + files_of(m),
+      const test::ShellRun v = run_shell(cd + "verilator --lint-only -Wall --top-module " + m + " " + files_of(m),
                         g.dir / ("verilator_" + m + ".log"));
-      INFO(v.out);
+      INFO(v.output);
       CHECK(v.code == 0);
-      CHECK(v.out.find("Warning") == std::string::npos);
+      CHECK(v.output.find("Warning") == std::string::npos);
 
-      const Run i =
-          run(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
-      INFO(i.out);
+      const test::ShellRun i =
+          run_shell(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
+      INFO(i.output);
       CHECK(i.code == 0);
-      CHECK(only_icarus_sorry(i.out));
+      CHECK(only_icarus_sorry(i.output));
 
       // The accu's ar RAM is the shared primitive, read as a black box here
       // (its own checks cover it; synthesised as flops it takes 10-20 s).
@@ -218,14 +203,14 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
       if (m == "tpu_accu")
         read = "read_verilog -sv tpu_pkg.sv tpu_fifo.sv tpu_accu.sv; read_verilog -sv -lib tpu_ram_1r1w.sv; ";
       const bool netlist = c.t == 4 && c.maxdim == 16 && m != "tpu_pe";
-      const Run y =
-          run(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
+      const test::ShellRun y =
+          run_shell(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
                   "; stat" + (netlist ? "; write_verilog -noattr netlist_" + m + ".v" : "") + "\"",
               g.dir / ("yosys_" + m + ".log"));
-      INFO(y.out.substr(y.out.size() > 4000 ? y.out.size() - 4000 : 0));
+      INFO(y.output.substr(y.output.size() > 4000 ? y.output.size() - 4000 : 0));
       CHECK(y.code == 0);
-      CHECK(y.out.find("Warning") == std::string::npos);
-      CHECK(!has_latch_cell(y.out));
+      CHECK(y.output.find("Warning") == std::string::npos);
+      CHECK(!has_latch_cell(y.output));
       if (netlist && y.code == 0) check_netlist(g, m);
     }
   }
@@ -239,18 +224,18 @@ TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms",
       INFO("T=" << c.t << " seed " << seed);
       const std::string cd = "cd " + g.dir.string() + " && ";
       const std::string vvp = "tb_array_" + std::to_string(seed) + ".vvp";
-      const Run b = run(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_array -P tb_tpu_array.T=" + std::to_string(g.t) +
+      const test::ShellRun b = run_shell(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_array -P tb_tpu_array.T=" + std::to_string(g.t) +
                             " -P tb_tpu_array.Seed=" + std::to_string(seed) + " " + files_of("tpu_array") + " " +
                             TPUGEN_SOURCE_DIR "/tests/rtl/tb_tpu_array.sv",
                         g.dir / "tb_array_build.log");
-      INFO(b.out);
+      INFO(b.output);
       REQUIRE(b.code == 0);
-      const Run s = run(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_array_" + std::to_string(seed) + ".log"));
-      INFO(s.out);
+      const test::ShellRun s = run_shell(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_array_" + std::to_string(seed) + ".log"));
+      INFO(s.output);
       CHECK(s.code == 0);
-      CHECK(s.out.find("1.00 rows/cycle") != std::string::npos);
-      CHECK(s.out.find("PASS") != std::string::npos);
-      CHECK(s.out.find("FAIL") == std::string::npos);
+      CHECK(s.output.find("1.00 rows/cycle") != std::string::npos);
+      CHECK(s.output.find("PASS") != std::string::npos);
+      CHECK(s.output.find("FAIL") == std::string::npos);
     }
   }
 }
@@ -263,20 +248,20 @@ TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mv
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " seed " << seed);
       const std::string cd = "cd " + g.dir.string() + " && ";
       const std::string vvp = "tb_accu_" + std::to_string(seed) + ".vvp";
-      const Run b =
-          run(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
+      const test::ShellRun b =
+          run_shell(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
                   " -P tb_tpu_accu.NAR=" + std::to_string(g.nar) + " -P tb_tpu_accu.Seed=" + std::to_string(seed) +
                   " " + files_of("tpu_accu") + " " + TPUGEN_SOURCE_DIR "/tests/rtl/tb_tpu_accu.sv",
               g.dir / "tb_accu_build.log");
-      INFO(b.out);
+      INFO(b.output);
       REQUIRE(b.code == 0);
-      const Run s = run(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_accu_" + std::to_string(seed) + ".log"));
-      INFO(s.out);
+      const test::ShellRun s = run_shell(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_accu_" + std::to_string(seed) + ".log"));
+      INFO(s.output);
       CHECK(s.code == 0);
-      CHECK(s.out.find("mvout then mm acc=0 (same rows): 32 + 32 steps in 33 cycles") != std::string::npos);
-      CHECK(s.out.find("mm acc=0 then mvout (same rows): 32 + 32 steps in 34 cycles") != std::string::npos);
-      CHECK(s.out.find("PASS") != std::string::npos);
-      CHECK(s.out.find("FAIL") == std::string::npos);
+      CHECK(s.output.find("mvout then mm acc=0 (same rows): 32 + 32 steps in 33 cycles") != std::string::npos);
+      CHECK(s.output.find("mm acc=0 then mvout (same rows): 32 + 32 steps in 34 cycles") != std::string::npos);
+      CHECK(s.output.find("PASS") != std::string::npos);
+      CHECK(s.output.find("FAIL") == std::string::npos);
     }
   }
 }

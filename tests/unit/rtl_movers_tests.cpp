@@ -38,25 +38,11 @@ const std::vector<Module>& movers() {
   return table;
 }
 
-struct Run {
-  int code = -1;
-  std::string output;
-};
+using test::write_text;
 
-/// Run a shell command in `dir`, capturing stdout and stderr.
-Run run_in(const fs::path& dir, const std::string& cmd, const std::string& log) {
-  const fs::path out = dir / log;
-  const std::string full = fmt::format("cd '{}' && ( {} ) > '{}' 2>&1", dir.string(), cmd, out.string());
-  const int status = std::system(full.c_str());
-  Run r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.output = test::read_text(out.string());
-  return r;
-}
-
-void write(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
+/// Run a shell command in `dir`, capturing stdout and stderr in dir/log.
+test::ShellRun run_in(const fs::path& dir, const std::string& cmd, const std::string& log) {
+  return test::run_shell(fmt::format("cd '{}' && ( {} )", dir.string(), cmd), dir / log);
 }
 
 /// Emit the package, the primitives and the four units into a fresh
@@ -66,10 +52,10 @@ fs::path emit_config(const std::string& name, const ParamOverrides& params) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const RtlContext ctx(test::isa_at(params), RtlOptions{});
-  write(dir / "tpu_pkg.sv", emit_tpu_pkg(ctx));
+  write_text(dir / "tpu_pkg.sv", emit_tpu_pkg(ctx));
   for (const auto& e : fs::directory_iterator(TPUGEN_SOURCE_DIR "/rtl"))
     if (e.path().extension() == ".sv") fs::copy_file(e.path(), dir / e.path().filename());
-  for (const auto& m : movers()) write(dir / (std::string(m.name) + ".sv"), m.emit(ctx));
+  for (const auto& m : movers()) write_text(dir / (std::string(m.name) + ".sv"), m.emit(ctx));
   return dir;
 }
 
@@ -100,19 +86,19 @@ std::string yosys_script(const Module& m, bool ram_lib) {
 
 void lint_synth_compile(const fs::path& dir, const Module& m, bool ram_lib) {
   INFO(m.name << " in " << dir.string());
-  const Run lint = run_in(dir, fmt::format("verilator --lint-only -Wall --top-module {} {}", m.name, sources(m)),
+  const test::ShellRun lint = run_in(dir, fmt::format("verilator --lint-only -Wall --top-module {} {}", m.name, sources(m)),
                           std::string(m.name) + ".lint.log");
   INFO(lint.output);
   CHECK(lint.code == 0);
   CHECK(lint.output.find("Warning") == std::string::npos);
 
-  write(dir / (std::string(m.name) + ".ys"), yosys_script(m, ram_lib));
-  const Run synth = run_in(dir, fmt::format("yosys -q -s {}.ys", m.name), std::string(m.name) + ".yosys.log");
+  write_text(dir / (std::string(m.name) + ".ys"), yosys_script(m, ram_lib));
+  const test::ShellRun synth = run_in(dir, fmt::format("yosys -q -s {}.ys", m.name), std::string(m.name) + ".yosys.log");
   INFO(synth.output);
   CHECK(synth.code == 0);
   CHECK(synth.output.find("Warning") == std::string::npos);
 
-  const Run ivl = run_in(dir, fmt::format("iverilog -g2012 -o {0}.vvp -s {0} {1}", m.name, sources(m)),
+  const test::ShellRun ivl = run_in(dir, fmt::format("iverilog -g2012 -o {0}.vvp -s {0} {1}", m.name, sources(m)),
                          std::string(m.name) + ".iverilog.log");
   INFO(ivl.output);
   CHECK(ivl.code == 0);
@@ -146,7 +132,7 @@ std::string simulate(const fs::path& dir, const Module& m, const std::string& ta
   const std::string cmd = fmt::format(
       "iverilog -g2012 -I{4}/tests/rtl -o {0}_{1}.vvp -s {0}{2} {3} {4}/tests/rtl/{0}.sv && vvp -n {0}_{1}.vvp", tb,
       tag, ps, sources(m), TPUGEN_SOURCE_DIR);
-  const Run r = run_in(dir, cmd, fmt::format("{}_{}.sim.log", tb, tag));
+  const test::ShellRun r = run_in(dir, cmd, fmt::format("{}_{}.sim.log", tb, tag));
   INFO(cmd);
   INFO(r.output);
   CHECK(r.code == 0);

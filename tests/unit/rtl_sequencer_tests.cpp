@@ -44,10 +44,7 @@ fs::path work_dir(const std::string& name) {
   return dir;
 }
 
-void write_text(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-}
+using test::write_text;
 
 /// tpu_pkg.sv, the primitives and tpu_sequencer.sv in `dir`; the paths in
 /// compile order.
@@ -74,16 +71,7 @@ std::string joined(const std::vector<std::string>& files) {
   return s;
 }
 
-struct Shell {
-  int rc = 0;
-  std::string output;
-};
-
-/// Run a command, stdout and stderr to `log`.
-Shell shell(const std::string& cmd, const fs::path& log) {
-  const int status = std::system(fmt::format("{} > {} 2>&1", cmd, log.string()).c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, test::read_text(log.string())};
-}
+using test::run_shell;
 
 /// The sources' text without comment lines: what a tool sees.
 std::string without_comments(const std::vector<std::string>& files) {
@@ -178,13 +166,13 @@ Testbench build_tb(const Config& c, const std::string& name, int watchdog = 256)
   auto files = write_sources(ctx, tb.dir);
   files.push_back(TPUGEN_SOURCE_DIR "/tests/rtl/sequencer_tb.sv");
   tb.vvp = tb.dir / "tb.vvp";
-  const auto r = shell(fmt::format("iverilog -g2012 -s sequencer_tb -P sequencer_tb.T={} -P sequencer_tb.IMEM_SIZE={} "
+  const auto r = run_shell(fmt::format("iverilog -g2012 -s sequencer_tb -P sequencer_tb.T={} -P sequencer_tb.IMEM_SIZE={} "
                                    "-P sequencer_tb.ImemBeat={} -P sequencer_tb.Watchdog={} -o {}{}",
                                    c.t, isa.param("IMEM_SIZE"), ctx.options().imem_beat_words, watchdog,
                                    tb.vvp.string(), joined(files)),
                        tb.dir / "iverilog.log");
   INFO(r.output);
-  REQUIRE(r.rc == 0);
+  REQUIRE(r.code == 0);
   return tb;
 }
 
@@ -207,11 +195,11 @@ std::vector<RunLog> simulate(const Testbench& tb, std::vector<std::uint64_t> ima
   image.resize(static_cast<std::size_t>(isa.param("IMEM_SIZE")), 0);
   const fs::path hex = tb.dir / (name + ".hex"), log = tb.dir / (name + ".log");
   write_image_hex(hex.string(), image);
-  const auto r = shell(fmt::format("vvp -n {} +image={} +log={} +stress={} +seed={} +stall={} +runs={}", tb.vvp.string(),
+  const auto r = run_shell(fmt::format("vvp -n {} +image={} +log={} +stress={} +seed={} +stall={} +runs={}", tb.vvp.string(),
                                    hex.string(), log.string(), o.stress ? 1 : 0, o.seed, o.stall, o.runs),
                        tb.dir / (name + ".vvp.log"));
   INFO(r.output);
-  REQUIRE(r.rc == 0);
+  REQUIRE(r.code == 0);
   std::vector<RunLog> runs;
   std::istringstream in(test::read_text(log.string()));
   for (std::string line; std::getline(in, line);) {
@@ -329,7 +317,7 @@ void require_fault(const RunLog& run, std::int64_t code, std::int64_t pc, std::i
 TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configurations", "[rtl][sequencer]") {
   struct Job {
     std::string config, tool;
-    std::future<Shell> result;
+    std::future<test::ShellRun> result;
   };
   std::vector<Job> jobs;
   std::set<std::string> synthesized;  // the sources without comments: T=4 at MAXDIM 16 and 64 are one design
@@ -340,7 +328,7 @@ TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configu
     const std::string config = fmt::format("T={} MAXDIM={}", c.t, c.maxdim);
     auto run = [&](const char* tool, std::string cmd) {
       jobs.push_back({config, tool, std::async(std::launch::async, [cmd, log = dir / (std::string(tool) + ".log")] {
-                        return shell(cmd, log);
+                        return run_shell(cmd, log);
                       })});
     };
     run("verilator", "verilator --lint-only -Wall --top-module tpu_sequencer" + joined(files));
@@ -352,9 +340,9 @@ TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configu
   }
   CHECK(jobs.size() == 8);
   for (auto& job : jobs) {
-    const Shell r = job.result.get();
+    const test::ShellRun r = job.result.get();
     INFO(job.config << ", " << job.tool << ":\n" << r.output);
-    CHECK(r.rc == 0);
+    CHECK(r.code == 0);
     CHECK(!mentions_warning(r.output));
   }
 }
