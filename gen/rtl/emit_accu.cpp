@@ -404,6 +404,7 @@ module tpu_accu #(
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,
+  input  logic                               clear_i,  // a run starts: clear progress_o
   // dispatched instructions: tpu_pkg::instr_t as INSTR_W bits
   input  logic                               instr_valid_i,
   output logic                               instr_ready_o,
@@ -698,6 +699,7 @@ module tpu_accu #(
   logic [CntW-1:0] steps_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) steps_q <= '0;
+    else if (clear_i) steps_q <= '0;
     else steps_q <= steps_q + CntW'(a_go) + CntW'(b_go);
   end
   assign progress_o = steps_q;

@@ -252,6 +252,7 @@ module tpu_array #(
 ) (
   input  logic                               clk_i,
   input  logic                               rst_ni,
+  input  logic                               clear_i,  // a run starts: clear progress_o
   // @WCOL@: the header word, then T weight rows
   input  logic                               @WCOL@_valid_i,
   output logic                               @WCOL@_ready_o,
@@ -483,6 +484,7 @@ std::string counter_logic(const ArrayPlan& plan) {
         "  logic [CntW-1:0] {2};\n"
         "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
         "    if (!rst_ni) {2} <= '0;\n"
+        "    else if (clear_i) {2} <= '0;\n"
         "    else {2} <= {2} + {3};\n"
         "  end\n"
         "  assign progress_o[{4}*CntW +: CntW] = {2};\n\n",

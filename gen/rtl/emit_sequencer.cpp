@@ -242,6 +242,7 @@ std::string ports(const RtlContext& ctx, const SeqPlan& plan) {
 
   // Run control and status.
   input  logic                                     start_i,       // one-cycle pulse, ignored while busy
+  output logic                                     clear_o,       // a start was taken: units clear progress
   output logic                                     busy_o,
   output logic                                     done_o,        // held until the next start
   output logic [3:0]                               fault_o,       // tpu_pkg::FAULT_*
@@ -320,6 +321,7 @@ std::string declarations(const SeqPlan& plan) {
   logic [tpu_pkg::LOOP_DEPTH*NrW-1:0] stack_iv, stack_trip;
 
   assign start_fire = start_i && !busy_q;
+  assign clear_o    = start_fire;
 )",
                               upper(plan.count_entry));
   o += "\n  // Per dispatched unit: reached, its steps, and the output register.\n";

@@ -164,7 +164,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   }
   for (const Unit* u : dispatched) idle_terms.push_back(fmt::format("({}_queue_usage == '0)", u->name));
   for (const auto& c : ctx.channels()) idle_terms.push_back(fmt::format("({}_usage == '0)", c.port));
-  o += "  logic units_idle, activity;\n\n";
+  o += "  logic units_idle, activity;\n";
+  o += "  logic run_clear;  // a start was taken: every unit clears its progress counters\n\n";
 
   // --- Sequencer --------------------------------------------------------------
   const Unit* seq = nullptr;
@@ -177,7 +178,7 @@ std::string emit_tpu_top(const RtlContext& ctx) {
     for (std::size_t i = 0; i < ps.size(); ++i) o += fmt::format("    .{0}({0}){1}\n", ps[i], i + 1 < ps.size() ? "," : "");
   }
   o += fmt::format("  ) u_{} (\n", seq->name);
-  o += "    .clk_i,\n    .rst_ni,\n    .start_i,\n    .busy_o,\n    .done_o,\n    .fault_o,\n    .fault_pc_o,\n"
+  o += "    .clk_i,\n    .rst_ni,\n    .start_i,\n    .clear_o(run_clear),\n    .busy_o,\n    .done_o,\n    .fault_o,\n    .fault_pc_o,\n"
        "    .fault_unit_o,\n    .header_o,\n    .cycles_o,\n    .imem_req_valid_o,\n    .imem_req_ready_i,\n"
        "    .imem_req_addr_o,\n    .imem_rsp_valid_i,\n    .imem_rsp_ready_o,\n    .imem_rsp_data_i,\n";
   for (const Unit* u : dispatched)
@@ -232,6 +233,7 @@ std::string emit_tpu_top(const RtlContext& ctx) {
     o += fmt::format("  tpu_{} #(\n", u.name);
     for (std::size_t i = 0; i < ps.size(); ++i) o += fmt::format("    .{0}({0}){1}\n", ps[i], i + 1 < ps.size() ? "," : "");
     o += fmt::format("  ) u_{} (\n    .clk_i,\n    .rst_ni", u.name);
+    if (!unit_counters(s, u.name).empty()) o += ",\n    .clear_i(run_clear)";
     if (u.dispatched())
       o += fmt::format(",\n    .instr_valid_i({0}_pop_valid),\n    .instr_ready_o({0}_pop_ready),\n    .instr_i({0}_pop_data)",
                        u.name);

@@ -201,6 +201,7 @@ std::string render_ports(const std::vector<PortDecl>& ports) {
 std::vector<PortDecl> head_ports() {
   return {{"input", "logic", "clk_i", "clock"},
           {"input", "logic", "rst_ni", "asynchronous reset, active low"},
+          {"input", "logic", "clear_i", "a run starts: clear the progress counters"},
           {"", "", "", "instruction stream (tpu_pkg::instr_t, in program order)"},
           {"input", "logic", "instr_valid_i", ""},
           {"output", "logic", "instr_ready_o", ""},
@@ -303,6 +304,7 @@ std::string render_progress(const std::vector<std::string>& increments) {
       "  logic [CountW-1:0] progress_q;\n"
       "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       "    if (!rst_ni) progress_q <= '0;\n"
+      "    else if (clear_i) progress_q <= '0;\n"
       "    else progress_q <= {};\n"
       "  end\n"
       "  assign progress_o = progress_q;\n",

@@ -304,6 +304,8 @@ void read_report(const nlohmann::json& j, RtlRunResult& r) {
   r.status = j.at("status").get<std::string>();
   r.cycles = j.at("cycles").get<std::uint64_t>();
   r.dut_cycles = j.at("dut_cycles").get<std::uint64_t>();
+  r.runs_done = j.at("runs_done").get<unsigned>();
+  r.run_cycles = j.at("run_cycles").get<std::vector<std::uint64_t>>();
   const auto& f = j.at("fault");
   r.fault = RtlFault{f.at("code").get<int>(), f.at("name").get<std::string>(), f.at("pc").get<int>(),
                      f.at("unit").get<int>(), f.at("unit_name").get<std::string>()};
@@ -350,8 +352,8 @@ RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, 
   cmd += " --c-out " + shell_quote((dir / "c_out.bin").string());
   cmd += " --json " + shell_quote((dir / "report.json").string());
   cmd += " --state " + shell_quote((dir / "state.txt").string());
-  cmd += fmt::format(" --maxdim {} --latency {} --backpressure {} --seed {} --max-cycles {}", maxdim, options.latency,
-                     options.backpressure, options.seed, options.max_cycles);
+  cmd += fmt::format(" --maxdim {} --latency {} --backpressure {} --seed {} --max-cycles {} --runs {}", maxdim,
+                     options.latency, options.backpressure, options.seed, options.max_cycles, options.runs);
   if (!options.trace.empty()) cmd += " --trace " + shell_quote(fs::absolute(options.trace).string());
   cmd += " > " + shell_quote((dir / "sim.log").string()) + " 2>&1";
 

@@ -70,7 +70,8 @@ struct RtlRunOptions {
   unsigned latency = 0;        ///< per memory, cycles beyond the next one
   double backpressure = 0.0;   ///< 0..1
   std::uint64_t seed = 1;      ///< backpressure and the random initial state
-  std::uint64_t max_cycles = 2000000;
+  std::uint64_t max_cycles = 2000000;  ///< per run
+  unsigned runs = 1;                   ///< back-to-back runs without a reset between them
   std::string trace;           ///< an FST file to write, or empty
   std::string work_dir;        ///< keep the run's files here (default: a temporary directory, removed)
 };
@@ -92,6 +93,8 @@ struct RtlRunResult {
   std::string status;  ///< done, fault, timeout or protocol_error
   std::uint64_t cycles = 0;
   std::uint64_t dut_cycles = 0;  ///< the core's cycles_o
+  unsigned runs_done = 0;        ///< runs that reached done (of RtlRunOptions::runs)
+  std::vector<std::uint64_t> run_cycles;  ///< cycles of each run, in order
   RtlFault fault;
   std::vector<RtlCounter> progress;
   std::vector<std::string> protocol_errors;  ///< "cycle N, port: message"

@@ -7,7 +7,7 @@
 //
 //   tpu_sim --image prog.hex --a A.bin --b B.bin --c C.bin --c-out C_out.bin
 //           [--maxdim N] [--latency N] [--backpressure P] [--seed N]
-//           [--max-cycles N] [--trace run.fst] [--json report.json]
+//           [--max-cycles N] [--runs N] [--trace run.fst] [--json report.json]
 //
 // Exit: 0 done, 1 fault, timeout or protocol error, 2 bad usage or input.
 #include <verilated.h>
@@ -48,6 +48,7 @@ struct Options {
   double backpressure = 0.0;
   std::uint64_t seed = 1;
   std::uint64_t max_cycles = 2000000;
+  unsigned runs = 1;
 };
 
 struct UsageError {
@@ -56,7 +57,7 @@ struct UsageError {
 
 const char* kUsage =
     "usage: tpu_sim --image FILE.hex --a FILE --b FILE --c FILE [--c-out FILE] [--maxdim N]\n"
-    "               [--latency N] [--backpressure P] [--seed N] [--max-cycles N]\n"
+    "               [--latency N] [--backpressure P] [--seed N] [--max-cycles N] [--runs N]\n"
     "               [--trace FILE.fst] [--json FILE]\n"
     "  --image         program image, $readmemh hex, one 64-bit word per line\n"
     "  --a, --b, --c   raw MAXDIM*MAXDIM int8 bytes, row-major (C: its contents before the run)\n"
@@ -66,7 +67,9 @@ const char* kUsage =
     "  --latency       cycles from request handshake to response valid, beyond the next cycle (default 0)\n"
     "  --backpressure  0..1: probability that the memories withhold a ready or valid in a cycle (default 0)\n"
     "  --seed          seed of the backpressure and of the random initial state (default 1)\n"
-    "  --max-cycles    give up after this many cycles (default 2000000)\n"
+    "  --max-cycles    give up on a run after this many cycles (default 2000000)\n"
+    "  --runs          run the program N times back to back, without a reset between runs: each\n"
+    "                  start follows the previous done_o at once (default 1); the report is the last run's\n"
     "  --trace         write an FST waveform\n"
     "  --json          write a JSON report\n";
 
@@ -99,6 +102,10 @@ Options parse_args(int argc, char** argv) {
     else if (flag == "--latency") o.latency = static_cast<unsigned>(parse_u64(flag, v));
     else if (flag == "--seed") o.seed = parse_u64(flag, v);
     else if (flag == "--max-cycles") o.max_cycles = parse_u64(flag, v);
+    else if (flag == "--runs") {
+      o.runs = static_cast<unsigned>(parse_u64(flag, v));
+      if (o.runs == 0 || o.runs > 1000) throw UsageError{"--runs takes 1 .. 1000, not '" + v + "'"};
+    }
     else if (flag == "--backpressure") {
       char* end = nullptr;
       o.backpressure = std::strtod(v.c_str(), &end);
@@ -222,6 +229,9 @@ struct Outcome {
   std::string status = "timeout";  // done | fault | timeout | protocol_error
   std::uint64_t cycles = 0;
   std::uint64_t dut_cycles = 0;
+  unsigned runs_done = 0;           // runs that reached done_o
+  std::uint64_t total_cycles = 0;   // every run's cycles (the simulation speed's numerator)
+  std::vector<std::uint64_t> run_cycles;  // cycles of each run, in order
   unsigned fault = 0, fault_pc = 0, fault_unit = 0;
   std::vector<Counter> counters;
   double seconds = 0.0;
@@ -253,13 +263,33 @@ class Harness {
     top_->final();
   }
 
+  /// Reset, then opt_.runs runs back to back (each start in the cycle after
+  /// the previous done_o); the outcome is the last run's, or the first that
+  /// did not reach done.
   Outcome run() {
     reset();
-    Outcome out;
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t cycle = 0;
+    Outcome out;
+    std::vector<std::uint64_t> run_cycles;
+    for (unsigned r = 0; r < opt_.runs; ++r) {
+      out = run_once(cycle);
+      run_cycles.push_back(out.cycles);
+      if (out.status != "done") break;
+      out.runs_done = r + 1;
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.total_cycles = cycle;
+    out.run_cycles = std::move(run_cycles);
+    return out;
+  }
+
+  /// One run from a start pulse in `cycle`; `cycle` advances past its end.
+  Outcome run_once(std::uint64_t& cycle) {
+    Outcome out;
+    const std::uint64_t first = cycle;
     for (;; ++cycle) {
-      step(cycle, cycle == 0);
+      step(cycle, cycle == first);
       if (top_->done_o) {
         out.status = "done";
         check_drained(cycle);
@@ -273,10 +303,10 @@ class Harness {
         out.status = "protocol_error";
         break;
       }
-      if (cycle + 1 >= opt_.max_cycles || ctx_.gotFinish()) break;
+      if (cycle + 1 - first >= opt_.max_cycles || ctx_.gotFinish()) break;
     }
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.cycles = cycle + 1;
+    out.cycles = cycle + 1 - first;
+    ++cycle;
     if (out.status == "done" && has_errors()) out.status = "protocol_error";
     out.dut_cycles = get_bits(top_->cycles_o, 0, 32);
     out.fault = static_cast<unsigned>(top_->fault_o);
@@ -463,7 +493,7 @@ std::string json_str(const std::string& s) {
 void print_summary(const Outcome& r, const std::vector<tpusim::ProtocolError>& errs) {
   std::printf("tpu_sim: %s after %llu cycles (core cycles_o %llu), %.3f s, %.0f cycles/s\n", r.status.c_str(),
               static_cast<unsigned long long>(r.cycles), static_cast<unsigned long long>(r.dut_cycles), r.seconds,
-              r.seconds > 0 ? static_cast<double>(r.cycles) / r.seconds : 0.0);
+              r.seconds > 0 ? static_cast<double>(r.total_cycles) / r.seconds : 0.0);
   if (r.status == "fault")
     std::printf("  fault %s (%u) at instruction %u, unit %s\n", name_of(sim_config::kFaultNames, r.fault), r.fault,
                 r.fault_pc, name_of(sim_config::kUnitNames, r.fault_unit));
@@ -491,6 +521,9 @@ void write_json(const std::string& path, const Options& o, const Outcome& r, con
   std::ofstream j(path);
   j << "{\n  \"status\": " << json_str(r.status) << ",\n";
   j << "  \"cycles\": " << r.cycles << ",\n  \"dut_cycles\": " << r.dut_cycles << ",\n";
+  j << "  \"runs\": " << o.runs << ",\n  \"runs_done\": " << r.runs_done << ",\n  \"run_cycles\": [";
+  for (std::size_t i = 0; i < r.run_cycles.size(); ++i) j << (i ? ", " : "") << r.run_cycles[i];
+  j << "],\n";
   j << "  \"fault\": {\"code\": " << r.fault << ", \"name\": " << json_str(name_of(sim_config::kFaultNames, r.fault))
     << ", \"pc\": " << r.fault_pc << ", \"unit\": " << r.fault_unit
     << ", \"unit_name\": " << json_str(r.fault ? name_of(sim_config::kUnitNames, r.fault_unit) : "") << "},\n";
@@ -516,7 +549,7 @@ void write_json(const std::string& path, const Options& o, const Outcome& r, con
     << ", \"backpressure\": " << o.backpressure << ", \"seed\": " << o.seed << ", \"max_cycles\": " << o.max_cycles
     << "},\n";
   j << "  \"seconds\": " << r.seconds << ",\n  \"cycles_per_second\": "
-    << (r.seconds > 0 ? static_cast<double>(r.cycles) / r.seconds : 0.0) << "\n}\n";
+    << (r.seconds > 0 ? static_cast<double>(r.total_cycles) / r.seconds : 0.0) << "\n}\n";
   if (!j) throw UsageError{"cannot write '" + path + "'"};
 }
 

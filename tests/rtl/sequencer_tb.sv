@@ -47,7 +47,7 @@ module sequencer_tb #(
   integer stress, stall, runs, seed, log_fd;
 
   // DUT ports.
-  logic                                     start;
+  logic                                     start, clear;
   logic                                     busy, done;
   logic [3:0]                               fault, fault_unit;
   logic [15:0]                              fault_pc;
@@ -70,6 +70,7 @@ module sequencer_tb #(
     .clk_i               (clk),
     .rst_ni              (rst_n),
     .start_i             (start),
+    .clear_o             (clear),
     .busy_o              (busy),
     .done_o              (done),
     .fault_o             (fault),
@@ -194,6 +195,8 @@ module sequencer_tb #(
       moved <= 1'b0;
     end else begin
       moved <= 1'b0;
+      // The units clear their counters when the sequencer takes a start.
+      if (clear) clear_counts();
       if (gap > 0) gap = gap - 1;
       for (int u = 0; u < NUnits; u++) begin
         if (valid[u] && ready[u]) begin
@@ -268,7 +271,6 @@ module sequencer_tb #(
     for (run = 0; run < runs; run++) begin
       repeat (2) @(posedge clk);
       $fdisplay(log_fd, "RUN %0d", run);
-      clear_counts();
       start     <= 1'b1;
       start_cyc = cyc + 1;  // start_i is high in the next cycle
       first     = -1;

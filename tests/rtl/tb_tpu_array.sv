@@ -44,6 +44,7 @@ module tb_tpu_array #(
   tpu_array #(.T(T)) dut (
     .clk_i       (clk),
     .rst_ni      (rst_n),
+    .clear_i     (1'b0),
     .wcol_valid_i(wcol_valid),
     .wcol_ready_o(wcol_ready),
     .wcol_data_i (wcol_data),

@@ -48,6 +48,7 @@ module tb_tpu_spm #(
   ) u_dut (
     .clk_i(clk),
     .rst_ni(rst_n),
+    .clear_i(1'b0),
     .instr_valid_i(instr_valid),
     .instr_ready_o(instr_ready),
     .instr_i(instr),

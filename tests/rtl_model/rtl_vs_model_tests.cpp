@@ -88,7 +88,7 @@ std::vector<GemmShape> sample(std::int64_t t, std::int64_t maxdim, int n, std::u
 const char* kDists[] = {"full", "corner", "mid", "boundary"};
 
 /// A program (not the GEMM) on both engines with random A, B and C.
-void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed) {
+void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed, const rtl::RtlRunOptions& run = {}) {
   const Config& cfg = config(o);
   const Isa& isa = cfg.isa;
   INFO(p.source << " at T=" << isa.param("T") << " MAXDIM=" << isa.param("MAXDIM"));
@@ -103,11 +103,17 @@ void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed)
   model.set_dram("B", b);
   model.set_dram("C", c);
   model.run_image(image);
-  rtl::RtlRunOptions opts;
+  rtl::RtlRunOptions opts = run;
   opts.seed = seed;
   const rtl::RtlRunResult r = rtl::run_rtl(cfg.sim, image, a, b, c, maxdim, opts);
   INFO(r.output);
   REQUIRE(r.status == "done");
+  CHECK(r.runs_done == opts.runs);
+  // Every run does the whole program again: no run ends early on a stale
+  // count (without memory backpressure, runs take about the same time).
+  REQUIRE(r.run_cycles.size() == opts.runs);
+  if (opts.backpressure == 0.0)
+    for (const auto n : r.run_cycles) CHECK(n * 10 >= r.run_cycles.front() * 9);
   CHECK(r.c_full == model.dram("C"));
   CHECK(r.c_full != c);
   // The final on-chip state, wherever the model tracks it (rows it wrote).
@@ -150,6 +156,20 @@ TEST_CASE("RTL == model: vadd, vector and ar_distance programs", "[rtl]") {
     program_both(o, vector_program(isa), 2);
     program_both(o, ar_distance_program(isa, isa.param("AR_RAW_DIST")), 3);
     program_both(o, gemm_program(isa, {2 * t, 2 * t, 2 * t}, GemmOptions{true, false}), 4);
+  }
+}
+
+TEST_CASE("RTL == model: back-to-back runs without a reset between them", "[rtl]") {
+  // Each start follows the previous done_o at once: the progress counters,
+  // the header and the loop stack must start afresh (a unit's counter left
+  // at the previous run's count would end the run early or in OVERRUN).
+  rtl::RtlRunOptions run;
+  run.runs = 3;
+  for (const ParamOverrides& o : {ParamOverrides{{"T", 4}, {"MAXDIM", 16}}, ParamOverrides{{"T", 8}, {"MAXDIM", 64}}}) {
+    const Isa& isa = config(o).isa;
+    const std::int64_t t = isa.param("T");
+    program_both(o, gemm_program(isa, {2 * t, 3 * t, t}, GemmOptions{true, false}), 11, run);
+    program_both(o, vadd_program(isa, {t, 2 * t, t}), 12, run);
   }
 }
 
