@@ -24,6 +24,21 @@ Params Context::params() const { return resolve_params(spec, flags, getenv_reade
 
 Isa Context::isa() const { return Isa(spec, legal_params(spec, flags, getenv_reader)); }
 
+void add_rtl_option_flags(CLI::App& cmd, rtl::RtlOptions& options, const std::string& group) {
+  cmd.add_option("--imem-beat", options.imem_beat_words, "64-bit words per imem beat (ImemBeat; default BUS_BYTES / 8)")
+      ->check(CLI::Range(1, 64))
+      ->group(group);
+  cmd.add_option("--c-beat", options.c_beat_words,
+                 "packed operand words per C write beat (CBeat; a power of two; the write carries byte strobes)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64))
+      ->group(group);
+  cmd.add_option("--watchdog", options.watchdog_cycles, "cycles without progress before FAULT_HANG (Watchdog)")
+      ->capture_default_str()
+      ->check(CLI::Range(16, 1 << 30))
+      ->group(group);
+}
+
 void add_param_flags(CLI::App& cmd, Context& ctx) {
   for (const auto& p : ctx.spec.parameters) {
     std::vector<std::string> names{"--" + flag_form(p.name)};

@@ -16,6 +16,7 @@
 #include "isa/instr.h"
 #include "isa/program.h"
 #include "isa/programs.h"
+#include "rtl/rtl_context.h"
 
 namespace tpugen::cli {
 
@@ -39,6 +40,10 @@ struct Context {
 /// (e.g. --T/--t, --maxdim, --qd, --spad-rows/--spad, --dma-words), writing
 /// into ctx.flags.
 void add_param_flags(CLI::App& cmd, Context& ctx);
+
+/// Adds the generator options that are not build parameters (--imem-beat,
+/// --c-beat, --watchdog) to `cmd`, in the option group `group`.
+void add_rtl_option_flags(CLI::App& cmd, rtl::RtlOptions& options, const std::string& group);
 
 /// "MxKxN" -> shape; throws Error("cli.shape").
 GemmShape parse_shape(const std::string& text);

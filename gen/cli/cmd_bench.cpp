@@ -42,6 +42,7 @@ struct BenchOpts {
   unsigned latency = 0;
   double backpressure = 0.0;
   std::uint64_t seed = 1;
+  rtl::RtlOptions generator;
 };
 
 struct BenchRow {
@@ -56,7 +57,7 @@ BenchRow run_case(const Context& ctx, const BenchCase& c, const BenchOpts& o) {
   at.flags["T"] = c.t;
   at.flags["MAXDIM"] = c.maxdim;
   const Isa isa = at.isa();
-  const rtl::RtlContext rctx(isa, rtl::RtlOptions{});
+  const rtl::RtlContext rctx(isa, o.generator);
   const std::filesystem::path root = o.rtl_cache.empty() ? rtl::default_build_root() : std::filesystem::path(o.rtl_cache);
   const auto sim = rtl::ensure_simulator(rctx, root, [](const std::string& l) { fmt::print(stderr, "tpugen: {}\n", l); });
 
@@ -152,6 +153,7 @@ Command bench_command() {
             sub.add_option("--json", o->json, "write the table as JSON");
             sub.add_option("--rtl-cache", o->rtl_cache,
                            "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)");
+            add_rtl_option_flags(sub, o->generator, "Generator options");
             return [&ctx, o]() { return run_bench(ctx, *o); };
           }};
 }

@@ -38,8 +38,9 @@ int run_gen(const Context& ctx, const GenOpts& o) {
   const auto files = rtl::generate(rctx, o.out);
   std::string params;
   for (const auto& [name, v] : isa.params().build_parameters()) params += fmt::format(" {}={}", name, v);
-  fmt::print("tpugen gen:{} ImemBeat={} Watchdog={}\nwrote {} files to {}:\n", params, o.rtl.imem_beat_words,
-             o.rtl.watchdog_cycles, files.size(), o.out);
+  const rtl::RtlOptions& ro = rctx.options();
+  fmt::print("tpugen gen:{} ImemBeat={} CBeat={} Watchdog={}\nwrote {} files to {}:\n", params, ro.imem_beat_words,
+             ro.c_beat_words, ro.watchdog_cycles, files.size(), o.out);
   for (const auto& f : files)
     fmt::print("  {:<20} {:>8} bytes  {}\n", std::filesystem::path(f).filename().string(),
                std::filesystem::file_size(f), describe(f));
@@ -55,10 +56,7 @@ Command gen_command() {
             add_param_flags(sub, ctx);
             auto o = std::make_shared<GenOpts>();
             sub.add_option("--out", o->out, "the output directory (created if needed)")->required();
-            sub.add_option("--imem-beat", o->rtl.imem_beat_words, "64-bit words per imem beat (ImemBeat)")
-                ->capture_default_str()->check(CLI::Range(1, 64));
-            sub.add_option("--watchdog", o->rtl.watchdog_cycles, "cycles without progress before FAULT_HANG (Watchdog)")
-                ->capture_default_str()->check(CLI::Range(16, 1 << 30));
+            add_rtl_option_flags(sub, o->rtl, "Generator options");
             return [&ctx, o]() { return run_gen(ctx, *o); };
           }};
 }

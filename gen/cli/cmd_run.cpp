@@ -30,6 +30,7 @@ struct RunOpts {
   unsigned latency = 0;
   double backpressure = 0.0;
   std::uint64_t max_cycles = 2000000;
+  rtl::RtlOptions generator;
 
   [[nodiscard]] bool model() const { return engine != "rtl"; }
   [[nodiscard]] bool rtl() const { return engine != "model"; }
@@ -56,7 +57,7 @@ void write_json(const std::string& path, const nlohmann::ordered_json& j) {
 // ---------------------------------------------------------------------------
 
 std::filesystem::path simulator_for(const Isa& isa, const RunOpts& o) {
-  const rtl::RtlContext ctx(isa, rtl::RtlOptions{});
+  const rtl::RtlContext ctx(isa, o.generator);
   const std::filesystem::path root = o.rtl_cache.empty() ? rtl::default_build_root() : std::filesystem::path(o.rtl_cache);
   return rtl::ensure_simulator(ctx, root, [](const std::string& line) { fmt::print(stderr, "tpugen: {}\n", line); });
 }
@@ -394,6 +395,7 @@ Command run_command() {
             sub.add_option("--rtl-cache", o->rtl_cache,
                            "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)")
                 ->group(rtl);
+            add_rtl_option_flags(sub, o->generator, rtl);
             return [&ctx, o]() {
               const Isa isa = ctx.isa();
               return o->program.empty() ? run_gemm(isa, *o) : run_program(isa, *o);

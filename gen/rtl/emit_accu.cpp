@@ -568,31 +568,7 @@ module tpu_accu #(
   assign b_d     = take_b ? fresh : b_keep;
 
   always_comb begin
-    ex0_d = '0;
-    if (a_go) begin
-      ex0_d.valid = 1'b1;
-      ex0_d.hold  = a_rd && !a_last;
-      ex0_d.rd    = a_rd && a_last;
-      ex0_d.cw    = a_cw;
-      ex0_d.held  = a_q.u.two_step && a_last;
-      ex0_d.wr    = a_wr;
-      ex0_d.waddr = a_waddr;
-      ex0_d.em    = a_em;
-      ex0_d.relu  = a_q.u.relu;
-    end
-    ex1_d = '0;
-    if (b_go) begin
-      ex1_d.valid = 1'b1;
-      ex1_d.hold  = b_rd && !b_last;
-      ex1_d.rd    = b_rd && b_last;
-      ex1_d.cw    = b_cw;
-      ex1_d.held  = b_q.u.two_step && b_last;
-      ex1_d.wr    = b_wr;
-      ex1_d.waddr = b_waddr;
-      ex1_d.em    = b_em;
-      ex1_d.relu  = b_q.u.relu;
-    end
-  end
+@EX_A@@EX_B@  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -712,6 +688,21 @@ endmodule
 
 /// The issue view of one slot ("a" or "b"): the step it would issue now and
 /// the slot after it does.
+/// One issue slot's step entering the ALU stage: slot @S@ feeds @E@.
+const char* kExStage = R"(    @E@_d = '0;
+    if (@S@_go) begin
+      @E@_d.valid = 1'b1;
+      @E@_d.hold  = @S@_rd && !@S@_last;
+      @E@_d.rd    = @S@_rd && @S@_last;
+      @E@_d.cw    = @S@_cw;
+      @E@_d.held  = @S@_q.u.two_step && @S@_last;
+      @E@_d.wr    = @S@_wr;
+      @E@_d.waddr = @S@_waddr;
+      @E@_d.em    = @S@_em;
+      @E@_d.relu  = @S@_q.u.relu;
+    end
+)";
+
 const char* kSlot = R"(  // Slot @S@: the step it issues next, and the slot after this cycle.
   logic             @S@_last, @S@_rd, @S@_cw, @S@_wr, @S@_em, @S@_rd_wait, @S@_second, @S@_fin;
   logic [AddrW-1:0] @S@_raddr, @S@_waddr;
@@ -770,7 +761,9 @@ std::string emit_tpu_accu(const RtlContext& ctx) {
                     {"UNUSED", unused_fields(ctx, plan)},
                     {"DECODE", decode_items(ctx, plan)},
                     {"SLOT_A", fill(kSlot, {{"S", "a"}})},
-                    {"SLOT_B", fill(kSlot, {{"S", "b"}})}});
+                    {"SLOT_B", fill(kSlot, {{"S", "b"}})},
+                    {"EX_A", fill(kExStage, {{"S", "a"}, {"E", "ex0"}})},
+                    {"EX_B", fill(kExStage, {{"S", "b"}, {"E", "ex1"}})}});
   return o;
 }
 

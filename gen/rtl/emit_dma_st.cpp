@@ -79,9 +79,13 @@ std::string module_comment(const RtlContext& ctx, const StPlan& plan) {
       "// program order, one row a step. Per opcode (from the actions table):\n";
   for (const auto& op : plan.ops) o += "//   " + op_comment(plan, op) + "\n";
   o += fmt::format(
-      "// Row r goes to byte address (base + r) * MAXDIM + w * T of {0}. A step is\n"
-      "// counted on progress_o when its write is acknowledged, so progress_o\n"
-      "// reaching the header count means every write has landed.\n"
+      "// Row r is packed word (base + r) * (MAXDIM / T) + w of {0}, at byte\n"
+      "// address ((base + r) * MAXDIM + w * T). A write request carries one\n"
+      "// aligned beat of CBeat packed words: the row sits in its slot (the word\n"
+      "// index modulo CBeat; the data repeats it in every slot) and the byte\n"
+      "// strobes select that slot's T bytes. A step is counted on progress_o\n"
+      "// when its write is acknowledged, so progress_o reaching the header count\n"
+      "// means every write has landed.\n"
       "//\n"
       "// Pipelined: a row is taken from {1} into the request register each cycle\n"
       "// the register is free; writes run ahead of their acknowledgements by at\n"
@@ -95,6 +99,7 @@ std::string module_comment(const RtlContext& ctx, const StPlan& plan) {
       "// Parameters:\n",
       plan.mem->name, plan.port);
   for (const char* p : {"T", "MAXDIM"}) o += fmt::format("//   {:<10} {}\n", p, ctx.spec().parameter(p)->role);
+  o += "//   CBeat      packed words per C write beat (a power of two)\n";
   o += "//   VW         derived: bits of an operand row\n";
   return o;
 }
@@ -106,8 +111,9 @@ std::string ports(const RtlContext& ctx, const StPlan& plan) {
   const std::vector<PortDecl> dram = {{"", "", "", fmt::format("DRAM write requests to {}", plan.mem->name)},
                                       {"output", "logic", "dram_wr_req_valid_o", ""},
                                       {"input", "logic", "dram_wr_req_ready_i", ""},
-                                      {"output", "logic [31:0]", "dram_wr_req_addr_o", "byte offset, a multiple of T"},
-                                      {"output", "logic [VW-1:0]", "dram_wr_req_data_o", "byte b to addr + b"},
+                                      {"output", "logic [31:0]", "dram_wr_req_addr_o", "byte offset, a multiple of CBeat*T"},
+                                      {"output", "logic [CBeat*VW-1:0]", "dram_wr_req_data_o", "byte b to addr + b"},
+                                      {"output", "logic [CBeat*T-1:0]", "dram_wr_req_strb_o", "byte b is written iff bit b"},
                                       {"", "", "", "DRAM write acknowledgements, one per write, in order"},
                                       {"input", "logic", "dram_wr_rsp_valid_i", ""},
                                       {"output", "logic", "dram_wr_rsp_ready_o", ""}};
@@ -122,8 +128,8 @@ std::string decode(const RtlContext& ctx, const StPlan& plan, const std::vector<
   for (const auto& op : plan.ops) {
     DecodeArm arm{ctx.op_const(op.p->op->name), op_comment(plan, op), {}};
     arm.sets = {{"valid", op.cond},
-                {"row", fmt::format("32'(instr.{}) * 32'(MAXDIM)", op.row_field)},
-                {"col", fmt::format("32'(instr.{}) * 32'(T)", op.word_field)}};
+                {"row", fmt::format("32'(instr.{}) * 32'(MAXDIM / T)", op.row_field)},
+                {"col", fmt::format("32'(instr.{})", op.word_field)}};
     arms.push_back(arm);
   }
   return render_decode(fields, arms);
@@ -135,21 +141,23 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
   const StPlan plan = plan_dma_st(ctx);
   const std::string& in = plan.port;
   const std::vector<CurField> fields = {
-      {"row", "logic [31:0]", "'0", "cur_row_q + 32'(MAXDIM)", "byte address of the next row"},
-      {"col", "logic [31:0]", "'0", "", "byte offset of the column block"}};
+      {"row", "logic [31:0]", "'0", "cur_row_q + 32'(MAXDIM / T)", "packed word index of the next row's start"},
+      {"col", "logic [31:0]", "'0", "", "packed word offset of the column block"}};
 
   std::string o = ctx.file_header("tpu_dma_st", "dma_st: result rows to C");
   o += module_comment(ctx, plan);
   o += "module tpu_dma_st #(\n";
-  o += render_params(ctx, {"T", "MAXDIM"}, {ctx.spec().parameter("T")->role, ctx.spec().parameter("MAXDIM")->role});
+  o += render_params(ctx, {"T", "MAXDIM"}, {ctx.spec().parameter("T")->role, ctx.spec().parameter("MAXDIM")->role},
+                     {{"CBeat", ctx.options().c_beat_words, "packed words per C write beat, a power of two"}});
   o += ") (\n" + ports(ctx, plan) + ");\n\n";
   o += "  localparam int MaxWrites = 16;  // writes taken and not yet acknowledged, at most\n"
-       "  localparam int WrCntW    = $clog2(MaxWrites + 1);\n\n";
+       "  localparam int WrCntW    = $clog2(MaxWrites + 1);\n"
+       "  localparam int SlotW     = $clog2(CBeat);  // packed word index bits within a beat\n\n";
   o += render_skeleton_decls(fields);
   o += render_instr_fields(ctx, plan.used);
   o += "\n  // The write request register and the writes awaiting acknowledgement.\n"
        "  logic              req_valid_q, req_free, ack;\n"
-       "  logic [31:0]       req_addr_q;\n"
+       "  logic [31:0]       req_word_q;  // packed word index in C\n"
        "  logic [VW-1:0]     req_data_q;\n"
        "  logic [WrCntW-1:0] pending_q;\n\n";
   o += decode(ctx, plan, fields) + "\n";
@@ -164,19 +172,22 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
       "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
       "    if (!rst_ni) begin\n"
       "      req_valid_q <= 1'b0;\n"
-      "      req_addr_q  <= '0;\n"
+      "      req_word_q  <= '0;\n"
       "      req_data_q  <= '0;\n"
       "    end else if (step) begin\n"
       "      req_valid_q <= 1'b1;\n"
-      "      req_addr_q  <= cur_row_q + cur_col_q;\n"
+      "      req_word_q  <= cur_row_q + cur_col_q;\n"
       "      req_data_q  <= {0}_data_i;\n"
       "    end else if (dram_wr_req_ready_i) begin\n"
       "      req_valid_q <= 1'b0;\n"
       "    end\n"
       "  end\n"
       "  assign dram_wr_req_valid_o = req_valid_q;\n"
-      "  assign dram_wr_req_addr_o  = req_addr_q;\n"
-      "  assign dram_wr_req_data_o  = req_data_q;\n\n"
+      "  assign dram_wr_req_addr_o  = (req_word_q >> SlotW) * 32'(CBeat * T);\n"
+      "  assign dram_wr_req_data_o  = {{CBeat{{req_data_q}}}};\n"
+      "  for (genvar s = 0; s < CBeat; s++) begin : gen_strb\n"
+      "    assign dram_wr_req_strb_o[s*T +: T] = {{T{{(req_word_q & 32'(CBeat - 1)) == 32'(s)}}}};\n"
+      "  end\n\n"
       "  // Acknowledgements, in order: one per write taken.\n"
       "  assign dram_wr_rsp_ready_o = (pending_q != '0);\n"
       "  assign ack                 = dram_wr_rsp_valid_i && dram_wr_rsp_ready_o;\n"

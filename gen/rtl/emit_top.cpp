@@ -55,6 +55,7 @@ std::vector<std::string> unit_parameters(const RtlContext& ctx, const Unit& u) {
     add("QD");
   }
   if (is_memory_unit(ctx, u.name)) add("QD");  // pending instructions per engine
+  if (writes_dram(ctx.spec(), u.name)) add("CBeat");
   if (u.instructions_from == "imem") {
     add("ImemBeat");
     add("Watchdog");
@@ -93,14 +94,16 @@ std::string emit_tpu_top(const RtlContext& ctx) {
        "// the spec's emit/receive actions name. See docs/microarch.md.\n//\n// Parameters:\n";
   for (const auto& p : rtl_parameters(ctx))
     o += fmt::format("//   {:<10} {}\n", p, s.parameter(p)->role);
-  o += "//   ImemBeat   64-bit words per imem beat\n//   Watchdog   cycles without progress before FAULT_HANG\n";
+  o += "//   ImemBeat   64-bit words per imem beat\n"
+       "//   CBeat      packed operand words per C write beat (a power of two)\n"
+       "//   Watchdog   cycles without progress before FAULT_HANG\n";
   o += "module tpu_top #(\n";
   for (const auto& p : rtl_parameters(ctx)) o += fmt::format("  parameter int {} = {},\n", p, ctx.param(p));
   // VW and AW size the ports, so they are parameters too, derived from the
   // spec's expressions; they are not meant to be overridden.
   for (const char* n : {"VW", "AW"}) o += derived_parameter(ctx, n);
-  o += fmt::format("  parameter int ImemBeat = {},\n  parameter int Watchdog = {}\n) (\n", ctx.options().imem_beat_words,
-                   ctx.options().watchdog_cycles);
+  o += fmt::format("  parameter int ImemBeat = {},\n  parameter int CBeat    = {},\n  parameter int Watchdog = {}\n) (\n",
+                   ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles);
   o += R"(  input  logic clk_i,
   input  logic rst_ni,
   // control and status
@@ -132,7 +135,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   output logic dram_wr_req_valid_o,
   input  logic dram_wr_req_ready_i,
   output logic [31:0] dram_wr_req_addr_o,
-  output logic [VW-1:0] dram_wr_req_data_o,
+  output logic [CBeat*VW-1:0] dram_wr_req_data_o,
+  output logic [CBeat*T-1:0] dram_wr_req_strb_o,
   input  logic dram_wr_rsp_valid_i,
   output logic dram_wr_rsp_ready_o
 );
@@ -187,44 +191,34 @@ std::string emit_tpu_top(const RtlContext& ctx) {
                      u->name);
   o += "    .progress_i(progress),\n    .idle_i(units_idle),\n    .activity_i(activity)\n  );\n\n";
 
-  // --- Queues -----------------------------------------------------------------
+  // --- Queues and channels ------------------------------------------------------
+  // One tpu_fifo of depth QD per dispatch queue (u_<unit>_queue, usage
+  // <unit>_queue_usage) and per channel (u_<port>_fifo, usage <port>_usage).
+  auto fifo = [](const std::string& net, const std::string& width, const std::string& inst,
+                 const std::string& usage, const std::string& comment) {
+    return fmt::format(R"({4}  tpu_fifo #(
+    .Width({1}),
+    .Depth(QD)
+  ) {2} (
+    .clk_i,
+    .rst_ni,
+    .valid_i({0}_push_valid),
+    .ready_o({0}_push_ready),
+    .data_i ({0}_push_data),
+    .valid_o({0}_pop_valid),
+    .ready_i({0}_pop_ready),
+    .data_o ({0}_pop_data),
+    .usage_o({3})
+  );
+
+)",
+                       net, width, inst, usage, comment);
+  };
   for (const Unit* u : dispatched)
-    o += fmt::format(R"(  tpu_fifo #(
-    .Width(tpu_pkg::INSTR_W),
-    .Depth(QD)
-  ) u_{0}_queue (
-    .clk_i,
-    .rst_ni,
-    .valid_i({0}_push_valid),
-    .ready_o({0}_push_ready),
-    .data_i ({0}_push_data),
-    .valid_o({0}_pop_valid),
-    .ready_i({0}_pop_ready),
-    .data_o ({0}_pop_data),
-    .usage_o({0}_queue_usage)
-  );
-
-)",
-                     u->name);
+    o += fifo(u->name, "tpu_pkg::INSTR_W", fmt::format("u_{}_queue", u->name), u->name + "_queue_usage", "");
   for (const auto& c : ctx.channels())
-    o += fmt::format(R"(  // {1} -> {2}
-  tpu_fifo #(
-    .Width({3}),
-    .Depth(QD)
-  ) u_{0}_fifo (
-    .clk_i,
-    .rst_ni,
-    .valid_i({0}_push_valid),
-    .ready_o({0}_push_ready),
-    .data_i ({0}_push_data),
-    .valid_o({0}_pop_valid),
-    .ready_i({0}_pop_ready),
-    .data_o ({0}_pop_data),
-    .usage_o({0}_usage)
-  );
-
-)",
-                     c.port, c.from, c.to, c.width == ctx.param("AW") ? "AW" : "VW");
+    o += fifo(c.port, c.width == ctx.param("AW") ? "AW" : "VW", fmt::format("u_{}_fifo", c.port), c.port + "_usage",
+              fmt::format("  // {} -> {}\n", c.from, c.to));
 
   // --- Units ------------------------------------------------------------------
   for (const auto& u : s.units) {
@@ -249,6 +243,7 @@ std::string emit_tpu_top(const RtlContext& ctx) {
            "    .dram_rd_rsp_valid_i,\n    .dram_rd_rsp_ready_o,\n    .dram_rd_rsp_data_i";
     if (writes_dram(s, u.name))
       o += ",\n    .dram_wr_req_valid_o,\n    .dram_wr_req_ready_i,\n    .dram_wr_req_addr_o,\n    .dram_wr_req_data_o,\n"
+           "    .dram_wr_req_strb_o,\n"
            "    .dram_wr_rsp_valid_i,\n    .dram_wr_rsp_ready_o";
     if (!unit_counters(s, u.name).empty()) o += fmt::format(",\n    .progress_o({}_progress)", u.name);
     o += fmt::format(",\n    .idle_o({}_idle)\n  );\n\n", u.name);

@@ -94,8 +94,10 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
     json += fmt::format("{}\n    \"{}\": {}", first ? "" : ",", c.name, ctx.param(c.name));
     first = false;
   }
-  json += fmt::format("\n  }},\n  \"options\": {{\n    \"imem_beat_words\": {},\n    \"watchdog_cycles\": {}\n  }}\n}}\n",
-                      ctx.options().imem_beat_words, ctx.options().watchdog_cycles);
+  json += fmt::format(
+      "\n  }},\n  \"options\": {{\n    \"imem_beat_words\": {},\n    \"c_beat_words\": {},\n"
+      "    \"watchdog_cycles\": {}\n  }}\n}}\n",
+      ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles);
   write_file(dir / "params.json", json);
   written.push_back((dir / "params.json").string());
   return written;

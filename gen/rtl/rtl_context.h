@@ -19,9 +19,11 @@
 
 namespace tpugen::rtl {
 
-/// Generator options that are not build parameters.
+/// Generator options that are not build parameters (RtlContext resolves and
+/// checks them: RtlContext::options() holds the values the RTL is built with).
 struct RtlOptions {
-  int imem_beat_words = 8;   ///< 64-bit words per imem beat (BUS_BYTES / 8 by default)
+  int imem_beat_words = 0;     ///< 64-bit words per imem beat (ImemBeat); 0: BUS_BYTES / 8
+  int c_beat_words = 1;        ///< packed operand words per C write beat (CBeat), a power of two
   int watchdog_cycles = 4096;  ///< cycles without progress before FAULT_HANG
 };
 
@@ -45,6 +47,7 @@ struct UnitUse {
 
 class RtlContext {
  public:
+  /// Throws Error("rtl.options") for an option out of its range.
   RtlContext(const Isa& isa, RtlOptions options);
 
   [[nodiscard]] const Isa& isa() const { return isa_; }

@@ -343,10 +343,11 @@ std::string render_instr_fields(const RtlContext& ctx, const std::set<std::strin
 }
 
 std::string render_params(const RtlContext& ctx, const std::vector<std::string>& params,
-                          const std::vector<std::string>& comments) {
+                          const std::vector<std::string>& comments, const std::vector<OptionParam>& options) {
   std::string o;
   std::size_t nw = 0;
   for (const auto& p : params) nw = std::max(nw, p.size());
+  for (const auto& p : options) nw = std::max(nw, p.name.size());
   const Constant* vw = nullptr;
   for (const auto& c : ctx.spec().derived_constants)
     if (c.name == "VW") vw = &c;
@@ -359,6 +360,7 @@ std::string render_params(const RtlContext& ctx, const std::vector<std::string>&
   });
   for (std::size_t i = 0; i < params.size(); ++i)
     o += fmt::format("  parameter int {} = {},  // {}\n", pad(params[i], nw), ctx.param(params[i]), comments[i]);
+  for (const auto& p : options) o += fmt::format("  parameter int {} = {},  // {}\n", pad(p.name, nw), p.value, p.comment);
   o += fmt::format("  parameter int {} = {}   // derived: leave at its default. {}\n", pad("VW", nw), vw_sv, vw->role);
   return o;
 }

@@ -127,11 +127,19 @@ std::string render_progress(const std::vector<std::string>& increments);
 std::string render_instr_fields(const RtlContext& ctx, const std::set<std::string>& used,
                                 const std::set<std::string>& truncated = {});
 
+/// A module parameter that is a generator option, not a build parameter.
+struct OptionParam {
+  std::string name;
+  int value = 0;
+  std::string comment;
+};
+
 /// The module's parameter list with a comment per parameter: `params` are
 /// build parameter names (defaults: the generated configuration), then the
-/// derived operand row width VW.
+/// generator options `options`, then the derived operand row width VW.
 std::string render_params(const RtlContext& ctx, const std::vector<std::string>& params,
-                          const std::vector<std::string>& comments);
+                          const std::vector<std::string>& comments,
+                          const std::vector<OptionParam>& options = {});
 
 // --- The memory units (spm, vru) ----------------------------------------------
 

@@ -224,38 +224,47 @@ class OperandReadModel : public Port<ReadReq, Bytes> {
 // C writes: `row_bytes` bytes to a byte offset; one acknowledgement per write.
 // The bytes land when the request is accepted.
 // ---------------------------------------------------------------------------
+/// One C write beat: byte b of `data` goes to addr + b when strb[b] is set.
 struct WriteReq {
   std::uint32_t addr = 0;
   Bytes data;
-  bool operator==(const WriteReq& o) const { return addr == o.addr && data == o.data; }
+  Bytes strb;  ///< one entry a byte: 1 written, 0 left alone
+  bool operator==(const WriteReq& o) const { return addr == o.addr && data == o.data && strb == o.strb; }
 };
 struct WriteAck {};
 
 class CWriteModel : public Port<WriteReq, WriteAck> {
  public:
-  CWriteModel(Bytes c, unsigned row_bytes, PortTiming timing, std::uint64_t seed)
-      : Port("dram_wr", timing, seed), c_(std::move(c)), row_bytes_(row_bytes) {}
+  CWriteModel(Bytes c, unsigned beat_bytes, PortTiming timing, std::uint64_t seed)
+      : Port("dram_wr", timing, seed), c_(std::move(c)), beat_bytes_(beat_bytes) {}
 
   [[nodiscard]] const Bytes& c() const { return c_; }
   [[nodiscard]] std::uint64_t bytes_written() const { return bytes_written_; }
 
  protected:
   WriteAck serve(const WriteReq& req, std::string& err) override {
-    if (req.addr % row_bytes_ != 0) {
-      err = "C write address " + std::to_string(req.addr) + " is not a multiple of the row (" +
-              std::to_string(row_bytes_) + " bytes); dropped";
-    } else if (std::size_t{req.addr} + req.data.size() > c_.size()) {
-      err = "C write at " + std::to_string(req.addr) + " runs past C (" + std::to_string(c_.size()) + " bytes); dropped";
+    std::size_t last = 0, strobed = 0;  // one past the highest strobed byte; strobed bytes
+    for (std::size_t k = 0; k < req.strb.size(); ++k)
+      if (req.strb[k]) last = k + 1, ++strobed;
+    if (req.addr % beat_bytes_ != 0) {
+      err = "C write address " + std::to_string(req.addr) + " is not a multiple of the beat (" +
+            std::to_string(beat_bytes_) + " bytes); dropped";
+    } else if (strobed == 0) {
+      err = "C write at " + std::to_string(req.addr) + " has no byte strobe set";
+    } else if (std::size_t{req.addr} + last > c_.size()) {
+      err = "C write at " + std::to_string(req.addr) + " strobes bytes past C (" + std::to_string(c_.size()) +
+            " bytes); dropped";
     } else {
-      for (std::size_t k = 0; k < req.data.size(); ++k) c_[req.addr + k] = req.data[k];
-      bytes_written_ += req.data.size();
+      for (std::size_t k = 0; k < last; ++k)
+        if (req.strb[k]) c_[req.addr + k] = req.data[k];
+      bytes_written_ += strobed;
     }
     return WriteAck{};
   }
 
  private:
   Bytes c_;
-  unsigned row_bytes_;
+  unsigned beat_bytes_;
   std::uint64_t bytes_written_ = 0;
 };
 

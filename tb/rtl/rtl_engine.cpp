@@ -172,7 +172,8 @@ std::string sim_config_header(const RtlContext& ctx) {
        "  unsigned hdr_width;\n};\n\n";
   o += fmt::format("inline constexpr unsigned kMaxdim = {};\n", maxdim);
   o += fmt::format("inline constexpr unsigned kMatrixBytes = {};  // MAXDIM * MAXDIM\n", maxdim * maxdim);
-  o += fmt::format("inline constexpr unsigned kRowBytes = {};  // VW / 8: one operand row, one C write\n", vw / 8);
+  o += fmt::format("inline constexpr unsigned kWriteBeatBytes = {};  // CBeat * VW / 8: one C write beat\n",
+                   ctx.options().c_beat_words * vw / 8);
   o += fmt::format("inline constexpr unsigned kReadBeatBytes = {};  // DMA_WORDS * VW / 8\n", dma_words * vw / 8);
   o += fmt::format("inline constexpr unsigned kImemBeat = {};  // 64-bit words per imem beat\n",
                    ctx.options().imem_beat_words);
@@ -213,8 +214,9 @@ std::string sim_config_header(const RtlContext& ctx) {
   if (faults.empty()) throw Error("rtl.sim_config", "the generated tpu_pkg defines no FAULT_* codes");
   for (std::size_t f = 0; f < faults.size(); ++f) o += fmt::format("{}\"{}\"", f ? ", " : "", faults[f]);
   o += "};\n\n";
-  o += fmt::format("inline constexpr const char* kParams = \"{} ImemBeat={} Watchdog={}\";\n", params_text(ctx),
-                   ctx.options().imem_beat_words, ctx.options().watchdog_cycles);
+  o += fmt::format("inline constexpr const char* kParams = \"{} ImemBeat={} CBeat={} Watchdog={}\";\n",
+                   params_text(ctx), ctx.options().imem_beat_words, ctx.options().c_beat_words,
+                   ctx.options().watchdog_cycles);
   o += "\n}  // namespace sim_config\n";
   return o;
 }

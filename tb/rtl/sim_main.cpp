@@ -244,7 +244,7 @@ class Harness {
         ctx_(ctx),
         imem_(read_hex_image(o.image), sim_config::kImemBeat, sim_config::kImemSize, timing(o), o.seed * 3 + 1),
         rd_(read_matrix(o.a), read_matrix(o.b), sim_config::kReadBeatBytes, timing(o), o.seed * 3 + 2),
-        wr_(read_matrix(o.c), sim_config::kRowBytes, timing(o), o.seed * 3 + 3),
+        wr_(read_matrix(o.c), sim_config::kWriteBeatBytes, timing(o), o.seed * 3 + 3),
         junk_(o.seed ^ 0x9e3779b97f4a7c15ULL) {
     top_ = std::make_unique<Vtpu_top>(&ctx_, "TOP");
 #if VM_TRACE_FST
@@ -420,7 +420,10 @@ class Harness {
     tpusim::WriteReq wreq;
     if (top_->dram_wr_req_valid_o) {
       wreq.addr = static_cast<std::uint32_t>(top_->dram_wr_req_addr_o);
-      wreq.data = get_bytes(top_->dram_wr_req_data_o, sim_config::kRowBytes);
+      wreq.data = get_bytes(top_->dram_wr_req_data_o, sim_config::kWriteBeatBytes);
+      wreq.strb.resize(sim_config::kWriteBeatBytes);
+      for (unsigned b = 0; b < sim_config::kWriteBeatBytes; ++b)
+        wreq.strb[b] = static_cast<std::uint8_t>(get_bits(top_->dram_wr_req_strb_o, b, 1));
     }
     wr_.clock(cycle, top_->dram_wr_req_valid_o, wreq, top_->dram_wr_rsp_ready_o);
 

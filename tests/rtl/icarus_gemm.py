@@ -3,7 +3,8 @@
 Icarus Verilog must give exactly clip(A @ B) and leave the rest of C alone,
 and equal what Verilator computes (tpugen run --engine rtl) for the same
 operands.
-Usage: icarus_gemm.py TPUGEN WORKDIR T MAXDIM MxKxN"""
+Usage: icarus_gemm.py TPUGEN WORKDIR T MAXDIM MxKxN [GENERATOR OPTIONS...]
+(generator options such as --c-beat 4 go to both `tpugen gen` and `tpugen run`)"""
 import subprocess
 import sys
 from pathlib import Path
@@ -27,12 +28,13 @@ def write_bytes_hex(path, array):
 
 def main() -> int:
     tpugen, work, t, maxdim, shape = sys.argv[1:6]
+    options = sys.argv[6:]
     t, maxdim = int(t), int(maxdim)
     m, k, n = (int(x) for x in shape.split("x"))
     work = Path(work)
     work.mkdir(parents=True, exist_ok=True)
     params = ["--T", str(t), "--maxdim", str(maxdim)]
-    run([tpugen, "gen", *params, "--out", work / "rtl"])
+    run([tpugen, "gen", *params, *options, "--out", work / "rtl"])
     run([tpugen, "program", "gemm", *params, "--gemm", shape, "--relu", "-o", work / "prog.hex"])
 
     rng = np.random.default_rng(7)
@@ -54,7 +56,8 @@ def main() -> int:
     run(["iverilog", "-g2012", "-o", work / "icarus.vvp", "-s", "icarus_tb",
          f"-Picarus_tb.MAXDIM={maxdim}", f"-Picarus_tb.T={t}",
          f"-Picarus_tb.DMA_WORDS={cfg['parameters']['DMA_WORDS']}",
-         f"-Picarus_tb.ImemBeat={cfg['options']['imem_beat_words']}", *files, HERE / "icarus_tb.sv"])
+         f"-Picarus_tb.ImemBeat={cfg['options']['imem_beat_words']}",
+         f"-Picarus_tb.CBeat={cfg['options']['c_beat_words']}", *files, HERE / "icarus_tb.sv"])
     out = run(["vvp", "-n", work / "icarus.vvp", f"+IMEM={work / 'prog.hex'}", f"+A={work / 'a.hex'}",
                f"+B={work / 'b.hex'}", f"+C={work / 'c.hex'}", f"+COUT={work / 'c_out.hex'}"])
     print(out.strip())
@@ -73,13 +76,14 @@ def main() -> int:
     np.save(work / "A.npy", a)
     np.save(work / "B.npy", b)
     np.save(work / "Cin.npy", c_prefill[:m, :n])
-    run([tpugen, "run", "--engine", "rtl", *params, "--gemm", shape, "--relu", "--a", work / "A.npy",
+    run([tpugen, "run", "--engine", "rtl", *params, *options, "--gemm", shape, "--relu", "--a", work / "A.npy",
          "--b", work / "B.npy", "--c-in", work / "Cin.npy", "--c-out", work / "Cv.npy"])
     c_verilator = np.load(work / "Cv.npy")
     if not np.array_equal(c_verilator, c_icarus[:m, :n]):
         print("icarus_gemm.py: Verilator and Icarus disagree")
         return 1
-    print(f"icarus_gemm.py: Icarus and Verilator both compute clip(relu(A @ B)) for {shape} at T={t} MAXDIM={maxdim}")
+    print(f"icarus_gemm.py: Icarus and Verilator both compute clip(relu(A @ B)) for {shape} at T={t} MAXDIM={maxdim}"
+          f" {' '.join(options)}")
     return 0
 
 

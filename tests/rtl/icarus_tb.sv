@@ -14,6 +14,7 @@ module icarus_tb #(
   parameter int T = 4,
   parameter int DMA_WORDS = 1,
   parameter int ImemBeat = 8,
+  parameter int CBeat = 1,
   parameter int ImemWords = 4096
 );
   localparam int VW = 8 * T;
@@ -36,7 +37,8 @@ module icarus_tb #(
   logic [DMA_WORDS*VW-1:0] rd_rsp_data;
   logic wr_req_valid, wr_rsp_valid, wr_rsp_ready;
   logic [31:0] wr_req_addr;
-  logic [VW-1:0] wr_req_data;
+  logic [CBeat*VW-1:0] wr_req_data;
+  logic [CBeat*T-1:0] wr_req_strb;
 
   logic [63:0] imem [ImemWords];
   logic [7:0] mem_a [Bytes];
@@ -72,6 +74,7 @@ module icarus_tb #(
     .dram_wr_req_ready_i(1'b1),
     .dram_wr_req_addr_o(wr_req_addr),
     .dram_wr_req_data_o(wr_req_data),
+    .dram_wr_req_strb_o(wr_req_strb),
     .dram_wr_rsp_valid_i(wr_rsp_valid),
     .dram_wr_rsp_ready_o(wr_rsp_ready)
   );
@@ -98,7 +101,8 @@ module icarus_tb #(
   logic s_imem_req, s_imem_rsp, s_rd_req, s_rd_rsp, s_wr_req, s_wr_rsp, s_rd_sel;
   logic [15:0] s_imem_addr;
   logic [31:0] s_rd_addr, s_wr_addr;
-  logic [VW-1:0] s_wr_data;
+  logic [CBeat*VW-1:0] s_wr_data;
+  logic [CBeat*T-1:0] s_wr_strb;
   logic [64*ImemBeat-1:0] imem_beat;
   logic [DMA_WORDS*VW-1:0] rd_beat;
 
@@ -114,6 +118,7 @@ module icarus_tb #(
     s_wr_req = wr_req_valid;
     s_wr_addr = wr_req_addr;
     s_wr_data = wr_req_data;
+    s_wr_strb = wr_req_strb;
     s_wr_rsp = wr_rsp_valid && wr_rsp_ready;
     @(posedge clk);
     #1;
@@ -143,8 +148,8 @@ module icarus_tb #(
       rd_count = rd_count + 1;
     end
     if (s_wr_req) begin
-      for (int b = 0; b < VW / 8; b++)
-        if (int'(s_wr_addr) + b < Bytes) mem_c[int'(s_wr_addr) + b] = s_wr_data[8*b +: 8];
+      for (int b = 0; b < CBeat * T; b++)
+        if (s_wr_strb[b] && int'(s_wr_addr) + b < Bytes) mem_c[int'(s_wr_addr) + b] = s_wr_data[8*b +: 8];
       wr_pending = wr_pending + 1;
     end
   end

@@ -8,8 +8,10 @@
 //      instruction word), ImemBeat words a beat, all requests issued ahead of
 //      the responses;
 //   2. read one operand beat of A and one of B at byte 0;
-//   3. write their bytewise sum (one operand row) to C at byte 0, wait for
-//      the acknowledgement;
+//   3. write their bytewise sum (one operand row) to C bytes T .. 2T-1: one
+//      beat at byte 0 whose strobes select slot 1 (the test builds it with
+//      CBeat = 2), the other slot carrying the inverted sum, which must not
+//      land; wait for the acknowledgement;
 //   4. raise done_o, with every progress counter equal to its header count.
 //
 // Response ready is raised only every other cycle, so the memories must hold
@@ -31,6 +33,7 @@ module tpu_top #(
   parameter int QD        = 16,
   parameter int DMA_WORDS = 1,
   parameter int ImemBeat  = 8,
+  parameter int CBeat     = 2,
   parameter int Watchdog  = 4096
 ) (
   input  logic                                clk_i,
@@ -60,7 +63,8 @@ module tpu_top #(
   output logic                                dram_wr_req_valid_o,
   input  logic                                dram_wr_req_ready_i,
   output logic [31:0]                         dram_wr_req_addr_o,
-  output logic [8*T-1:0]                      dram_wr_req_data_o,
+  output logic [CBeat*8*T-1:0]                dram_wr_req_data_o,
+  output logic [CBeat*T-1:0]                  dram_wr_req_strb_o,
   input  logic                                dram_wr_rsp_valid_i,
   output logic                                dram_wr_rsp_ready_o
 );
@@ -106,7 +110,10 @@ module tpu_top #(
   assign dram_rd_rsp_ready_o = (state_q == StRead) && (rsp_cnt_q < 32'd2) && toggle_q;
   assign dram_wr_req_valid_o = (state_q == StWrite);
   assign dram_wr_req_addr_o  = '0;
-  assign dram_wr_req_data_o  = sum;
+  for (genvar s = 0; s < CBeat; s++) begin : gen_slot
+    assign dram_wr_req_data_o[s*VW +: VW] = (s == 1) ? sum : ~sum;
+    assign dram_wr_req_strb_o[s*T +: T]   = (s == 1) ? {T{1'b1}} : {T{1'b0}};
+  end
   assign dram_wr_rsp_ready_o = (state_q == StAck);
 
   always_comb begin

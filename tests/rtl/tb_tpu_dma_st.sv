@@ -1,8 +1,9 @@
 // tb_tpu_dma_st: functional testbench of the generated tpu_dma_st (Icarus -g2012).
 //
 // A DRAM model holds C (MAXDIM x MAXDIM random bytes), accepts write
-// requests (randomly not ready in phase 1), checks each address is a
-// multiple of T, writes the row, and acknowledges every write in order
+// requests (randomly not ready in phase 1), checks each is one aligned beat
+// of CBeat packed words whose strobes select exactly one T-byte slot inside
+// C, writes that slot, and acknowledges every write in order
 // Latency cycles later (0: the next cycle), with random gaps in phase 1. A
 // random program of mvout (any row, column block and nr) feeds rows on ac2sp
 // with random gaps; at the end C must equal a reference copy updated in
@@ -16,6 +17,7 @@
 module tb_tpu_dma_st #(
   parameter int T = 4,
   parameter int MAXDIM = 16,
+  parameter int CBeat = 1,
   parameter int Latency = 0,
   parameter int Seed = 4
 );
@@ -30,14 +32,16 @@ module tb_tpu_dma_st #(
   logic [VW-1:0] ac2sp_data;
   logic          wr_req_valid, wr_req_ready;
   logic [31:0]   wr_req_addr;
-  logic [VW-1:0] wr_req_data;
+  logic [CBeat*VW-1:0] wr_req_data;
+  logic [CBeat*T-1:0]  wr_req_strb;
   logic          wr_rsp_valid, wr_rsp_ready;
   logic [CW-1:0] progress;
   logic          idle;
 
   tpu_dma_st #(
     .T(T),
-    .MAXDIM(MAXDIM)
+    .MAXDIM(MAXDIM),
+    .CBeat(CBeat)
   ) u_dut (
     .clk_i(clk),
     .rst_ni(rst_n),
@@ -52,6 +56,7 @@ module tb_tpu_dma_st #(
     .dram_wr_req_ready_i(wr_req_ready),
     .dram_wr_req_addr_o(wr_req_addr),
     .dram_wr_req_data_o(wr_req_data),
+    .dram_wr_req_strb_o(wr_req_strb),
     .dram_wr_rsp_valid_i(wr_rsp_valid),
     .dram_wr_rsp_ready_o(wr_rsp_ready),
     .progress_o(progress),
@@ -94,20 +99,26 @@ module tb_tpu_dma_st #(
   logic [31:0] ack_head;
   int          acked = 0;  // acknowledgements accepted by the unit
   logic        req_hold;
-  logic [31+VW:0] req_held;
+  logic [32+CBeat*(VW+T)-1:0] req_held;
+  int          slot;
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
       wr_req_ready <= 1'b0;
       wr_rsp_valid <= 1'b0;
       req_hold <= 1'b0;
     end else begin
-      `TB_HOLD("dram_wr_req", wr_req_valid, wr_req_ready, {wr_req_addr, wr_req_data}, req_hold, req_held)
+      `TB_HOLD("dram_wr_req", wr_req_valid, wr_req_ready, {wr_req_addr, wr_req_data, wr_req_strb}, req_hold,
+               req_held)
       if (wr_req_valid && wr_req_ready) begin
-        if (wr_req_addr % T != 0 || wr_req_addr + T > Bytes) begin
-          $display("FAIL: write address %0d is not a row of C at a multiple of T", wr_req_addr);
+        slot = -1;
+        for (int s = 0; s < CBeat; s++)
+          if (wr_req_strb == ((CBeat*T)'({T{1'b1}}) << (s * T))) slot = s;
+        if (wr_req_addr % (CBeat * T) != 0 || slot < 0 || int'(wr_req_addr) + (slot + 1) * T > Bytes) begin
+          $display("FAIL: write at %0d strobes %b: not one row slot of an aligned beat inside C", wr_req_addr,
+                   wr_req_strb);
           errors++;
         end else begin
-          for (int i = 0; i < T; i++) mem_c[wr_req_addr + i] = wr_req_data[8*i +: 8];
+          for (int i = 0; i < T; i++) mem_c[int'(wr_req_addr) + slot * T + i] = wr_req_data[8*(slot*T + i) +: 8];
         end
         ack_q.push_back(32'(cycle + Latency));
       end

@@ -31,28 +31,32 @@ struct Config {
   std::filesystem::path sim;
 };
 
-/// The Isa and simulator of a parameter set, built on first use.
-const Config& config(const ParamOverrides& o) {
-  static std::map<ParamOverrides, Config> cache;
-  auto it = cache.find(o);
+/// The Isa and simulator of a parameter set (and C write beat), built on
+/// first use.
+const Config& config(const ParamOverrides& o, int c_beat = 1) {
+  static std::map<std::pair<ParamOverrides, int>, Config> cache;
+  auto it = cache.find({o, c_beat});
   if (it != cache.end()) return it->second;
   Isa isa(spec(), legal_params(spec(), o, nullptr));
-  const rtl::RtlContext ctx(isa, rtl::RtlOptions{});
+  rtl::RtlOptions options;
+  options.c_beat_words = c_beat;
+  const rtl::RtlContext ctx(isa, options);
   const auto sim = rtl::ensure_simulator(ctx, TPUGEN_BINARY_DIR "/rtl-cache", [](const std::string& line) {
     fmt::print("{}\n", line);
   });
-  return cache.emplace(o, Config{isa, sim}).first->second;
+  return cache.emplace(std::make_pair(o, c_beat), Config{isa, sim}).first->second;
 }
 
 /// One GEMM on both engines: the whole of C must agree, and equal clip(A @ B)
 /// inside the result and the prefill outside it.
 void gemm_both(const ParamOverrides& o, GemmShape s, bool relu, const std::string& dist, std::uint64_t seed,
-               const rtl::RtlRunOptions& run = {}) {
-  const Config& cfg = config(o);
+               const rtl::RtlRunOptions& run = {}, int c_beat = 1) {
+  const Config& cfg = config(o, c_beat);
   const Isa& isa = cfg.isa;
   INFO("T=" << isa.param("T") << " MAXDIM=" << isa.param("MAXDIM") << " QD=" << isa.param("QD") << " DMA_WORDS="
             << isa.param("DMA_WORDS") << " " << s.m << "x" << s.k << "x" << s.n << (relu ? " relu " : " ") << dist
-            << " seed " << seed << " latency " << run.latency << " backpressure " << run.backpressure);
+            << " seed " << seed << " latency " << run.latency << " backpressure " << run.backpressure
+            << " CBeat " << c_beat);
   std::mt19937_64 rng(seed);
   GemmJob job;
   job.shape = s;
@@ -173,11 +177,15 @@ TEST_CASE("RTL == model: back-to-back runs without a reset between them", "[rtl]
   }
 }
 
-TEST_CASE("RTL == model: non-default QD and DMA_WORDS", "[rtl]") {
+TEST_CASE("RTL == model: non-default QD, DMA_WORDS and C write beat", "[rtl]") {
+  // Four packed words a C write beat, the row in its strobed slot.
   const ParamOverrides o{{"T", 4}, {"MAXDIM", 16}, {"QD", 2}, {"DMA_WORDS", 2}};
+  rtl::RtlRunOptions run;
+  run.latency = 1;
+  run.backpressure = 0.2;
   int i = 0;
   for (const GemmShape s : {GemmShape{4, 4, 4}, GemmShape{16, 16, 16}, GemmShape{8, 12, 16}, GemmShape{16, 4, 8}}) {
-    gemm_both(o, s, i % 2 == 0, kDists[i % 4], 400 + static_cast<std::uint64_t>(i));
+    gemm_both(o, s, i % 2 == 0, kDists[i % 4], 400 + static_cast<std::uint64_t>(i), run, 4);
     ++i;
   }
 }

@@ -208,12 +208,12 @@ TEST_CASE("C writes land at the handshake; one ack per write, in order, after th
   t.latency = 2;
   CWriteModel m(Bytes(64, 0xee), 4, t, 1);
   m.drive(0);
-  m.clock(0, true, WriteReq{8, {1, 2, 3, 4}}, false);
+  m.clock(0, true, WriteReq{8, {1, 2, 3, 4}, {1, 1, 1, 1}}, false);
   CHECK(m.c()[8] == 1);
   CHECK(m.c()[11] == 4);
   CHECK(m.c()[12] == 0xee);
   m.drive(1);
-  m.clock(1, true, WriteReq{12, {5, 6, 7, 8}}, false);
+  m.clock(1, true, WriteReq{12, {5, 6, 7, 8}, {1, 1, 1, 1}}, false);
   CHECK_FALSE(m.drive(2).rsp_valid);
   m.clock(2, false, WriteReq{}, true);
   CHECK(m.drive(3).rsp_valid);  // 0 + 1 + 2
@@ -226,17 +226,37 @@ TEST_CASE("C writes land at the handshake; one ack per write, in order, after th
   CHECK(m.errors().empty());
 }
 
-TEST_CASE("C writes: misaligned or past C are errors and are dropped", "[memory_models]") {
-  CWriteModel m(Bytes(16, 0), 4, PortTiming{}, 1);
+TEST_CASE("C writes: only the strobed bytes of a beat land", "[memory_models]") {
+  CWriteModel m(Bytes(24, 0xee), 8, PortTiming{}, 1);
   m.drive(0);
-  m.clock(0, true, WriteReq{2, {1, 1, 1, 1}}, true);
+  m.clock(0, true, WriteReq{8, {1, 2, 3, 4, 5, 6, 7, 8}, {0, 0, 0, 0, 1, 1, 1, 1}}, true);
+  CHECK(m.c()[11] == 0xee);
+  CHECK(m.c()[12] == 5);
+  CHECK(m.c()[15] == 8);
   m.drive(1);
-  m.clock(1, true, WriteReq{16, {1, 1, 1, 1}}, true);
-  REQUIRE(m.errors().size() == 2);
-  CHECK(m.errors()[0].message.find("not a multiple of the row") != std::string::npos);
-  CHECK(m.errors()[1].message.find("runs past C") != std::string::npos);
+  // The last beat may reach past C as long as no strobed byte does.
+  m.clock(1, true, WriteReq{16, {9, 9, 9, 9, 9, 9, 9, 9}, {1, 1, 0, 0, 0, 0, 0, 0}}, true);
+  CHECK(m.c()[17] == 9);
+  CHECK(m.c()[18] == 0xee);
+  CHECK(m.bytes_written() == 6);
+  CHECK(m.errors().empty());
+}
+
+TEST_CASE("C writes: misaligned, unstrobed or past C are errors and are dropped", "[memory_models]") {
+  CWriteModel m(Bytes(16, 0), 4, PortTiming{}, 1);
+  const Bytes all{1, 1, 1, 1};
+  m.drive(0);
+  m.clock(0, true, WriteReq{2, all, all}, true);
+  m.drive(1);
+  m.clock(1, true, WriteReq{16, all, all}, true);
+  m.drive(2);
+  m.clock(2, true, WriteReq{4, all, {0, 0, 0, 0}}, true);
+  REQUIRE(m.errors().size() == 3);
+  CHECK(m.errors()[0].message.find("not a multiple of the beat") != std::string::npos);
+  CHECK(m.errors()[1].message.find("past C") != std::string::npos);
+  CHECK(m.errors()[2].message.find("no byte strobe") != std::string::npos);
   CHECK(m.c() == Bytes(16, 0));
-  CHECK(m.stats().requests == 2);  // still acknowledged, so the core does not hang
+  CHECK(m.stats().requests == 3);  // still acknowledged, so the core does not hang
 }
 
 TEST_CASE("imem: misaligned and out-of-range beats are errors", "[memory_models]") {

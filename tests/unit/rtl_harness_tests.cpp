@@ -49,7 +49,9 @@ void write(const fs::path& p, const std::string& text) {
 /// The mock, verilated with the harness through the engine's cache.
 const fs::path& mock_sim() {
   static const fs::path sim = [] {
-    const rtl::RtlContext ctx(mock_isa(), rtl::RtlOptions{});
+    rtl::RtlOptions options;
+    options.c_beat_words = 2;  // the mock writes slot 1 of a two-word beat
+    const rtl::RtlContext ctx(mock_isa(), options);
     rtl::SimBuildSpec spec;
     spec.populate = [&ctx](const fs::path& dir) {
       write(dir / "tpu_pkg.sv", rtl::emit_tpu_pkg(ctx));
@@ -63,6 +65,7 @@ const fs::path& mock_sim() {
     for (const char* name : {"T", "MAXDIM", "SPAD_ROWS", "NVR", "NAR", "IMEM_SIZE", "QD", "DMA_WORDS"})
       spec.extra_flags.push_back(fmt::format("-G{}={}", name, ctx.param(name)));
     spec.extra_flags.push_back(fmt::format("-GImemBeat={}", ctx.options().imem_beat_words));
+    spec.extra_flags.push_back(fmt::format("-GCBeat={}", ctx.options().c_beat_words));
     spec.extra_flags.push_back(fmt::format("-GWatchdog={}", ctx.options().watchdog_cycles));
     spec.description = "the mock tpu_top";
     return rtl::cached_sim_build(TPUGEN_BINARY_DIR "/test-cache", spec,
@@ -96,12 +99,13 @@ MockRun mock_inputs(std::uint64_t instr0) {
   return r;
 }
 
-/// C after the mock: the first row-of-T bytes hold A + B bytewise, the rest
-/// the prefill.
+/// C after the mock: bytes T .. 2T-1 hold A + B bytewise (the strobed slot
+/// of its one write beat), the rest the prefill.
 std::vector<std::int8_t> mock_expected_c(const MockRun& in) {
   std::vector<std::int8_t> c = in.c;
   const auto t = static_cast<std::size_t>(mock_isa().param("T"));
-  for (std::size_t k = 0; k < t; ++k) c[k] = static_cast<std::int8_t>(static_cast<std::uint8_t>(in.a[k] + in.b[k]));
+  for (std::size_t k = 0; k < t; ++k)
+    c[t + k] = static_cast<std::int8_t>(static_cast<std::uint8_t>(in.a[k] + in.b[k]));
   return c;
 }
 
@@ -227,5 +231,5 @@ TEST_CASE("sim_config.h carries the counters, their header slices and the fault 
   }
   CHECK(h.find("\"NONE\", \"OPCODE\"") != std::string::npos);
   CHECK(h.find("kMaxdim = 16;") != std::string::npos);
-  CHECK(h.find("kRowBytes = 4;") != std::string::npos);
+  CHECK(h.find("kWriteBeatBytes = 4;") != std::string::npos);  // CBeat = 1: one row of T = 4 bytes
 }

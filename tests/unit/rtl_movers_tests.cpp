@@ -244,6 +244,9 @@ TEST_CASE("the movers simulate correctly under random gaps, backpressure and DRA
              {{"T", 4}, {"MAXDIM", 16}, {"DMA_WORDS", 1}, {"QD", 16}, {"Latency", lat}});
     simulate(small, mover("tpu_dma_st"), fmt::format("l{}", lat), {{"T", 4}, {"MAXDIM", 16}, {"Latency", lat}});
   }
+  // C write beats of several packed words, the row in its strobed slot.
+  simulate(small, mover("tpu_dma_st"), "beat4", {{"T", 4}, {"MAXDIM", 16}, {"CBeat", 4}, {"Latency", 1}});
+  simulate(wide, mover("tpu_dma_st"), "beat8", {{"T", 8}, {"MAXDIM", 32}, {"CBeat", 8}, {"Latency", 2}});
   // QD = 2 cannot cover the round trip (QD >= latency + 3): two rows every three cycles.
   simulate(small, mover("tpu_dma_ld"), "qd2", {{"T", 4}, {"MAXDIM", 16}, {"DMA_WORDS", 1}, {"QD", 2}, {"Latency", 0}},
            0.6);
