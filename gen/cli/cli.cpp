@@ -37,6 +37,8 @@ void add_rtl_option_flags(CLI::App& cmd, rtl::RtlOptions& options, const std::st
       ->capture_default_str()
       ->check(CLI::Range(16, 1 << 30))
       ->group(group);
+  // Hidden (empty group): a deliberate defect, for testing the fuzzer.
+  cmd.add_option("--inject-bug", options.inject_bug, "build a named deliberate defect (rtl/injected_bugs.h)")->group("");
 }
 
 void add_param_flags(CLI::App& cmd, Context& ctx) {

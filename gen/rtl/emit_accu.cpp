@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "isa/derive.h"
+#include "rtl/injected_bugs.h"
 #include "rtl/emitters.h"
 #include "rtl/sv_template.h"
 
@@ -764,6 +765,14 @@ std::string emit_tpu_accu(const RtlContext& ctx) {
                     {"SLOT_B", fill(kSlot, {{"S", "b"}})},
                     {"EX_A", fill(kExStage, {{"S", "a"}, {"E", "ex0"}})},
                     {"EX_B", fill(kExStage, {{"S", "b"}, {"E", "ex1"}})}});
+  if (ctx.injected("sat_bound_off_by_one"))
+    inject_defect(o, "sat_bound_off_by_one",
+                  "($signed(e) > $signed(AccW'(tpu_pkg::OPERAND_MAX))) ? OpW'(tpu_pkg::OPERAND_MAX) :",
+                  "($signed(e) > $signed(AccW'(tpu_pkg::OPERAND_MAX + 1))) ? OpW'(tpu_pkg::OPERAND_MAX) :"
+                  "  // INJECTED DEFECT");
+  if (ctx.injected("accu_raw_interlock"))
+    inject_defect(o, "accu_raw_interlock", "assign b_rd_wait = b_rd && ((ex0_q.wr && (ex0_q.waddr == b_raddr)) ||",
+                  "assign b_rd_wait = 1'b0 && ((ex0_q.wr && (ex0_q.waddr == b_raddr)) ||  // INJECTED DEFECT");
   return o;
 }
 

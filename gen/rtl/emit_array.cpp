@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "isa/derive.h"
+#include "rtl/injected_bugs.h"
 #include "rtl/emitters.h"
 #include "rtl/sv_template.h"
 
@@ -499,6 +500,9 @@ std::string emit_tpu_pe(const RtlContext& ctx) {
   plan_array(ctx);
   std::string o = ctx.file_header("tpu_pe", "one processing element of the weight-stationary array");
   o += fill(kPeBody, {{"PROD", std::to_string(ctx.spec().numerics.product_bits)}});
+  if (ctx.injected("pe_product_width"))
+    inject_defect(o, "pe_product_width", "assign prod  = act_x * w_x;  // exact: an operand product fits PRODUCT_BITS",
+                  "assign prod  = ProdW'($signed((ProdW-1)'(act_x * w_x)));  // INJECTED DEFECT: one bit short");
   return o;
 }
 

@@ -10,6 +10,7 @@
 
 #include "isa/derive.h"
 #include "rtl/emitters.h"
+#include "rtl/injected_bugs.h"
 
 namespace tpugen::rtl {
 
@@ -881,7 +882,13 @@ std::string emit_tpu_sequencer(const RtlContext& ctx) {
   o += declarations(plan);
   o += fetch_section();
   o += decode_section(ctx, plan);
-  o += agu_section(plan);
+  std::string agu = agu_section(plan);
+  if (ctx.injected("agu_level2_term"))
+    inject_defect(agu, "agu_level2_term",
+                  "assign term_add[t*FieldW +: FieldW]      = FieldW'(iv) * FieldW'(stride);",
+                  "assign term_add[t*FieldW +: FieldW]      = (t == tpu_pkg::AGU_TERMS - 1 && 32'(level) == 2) ? '0 :\n"
+                  "                                               FieldW'(iv) * FieldW'(stride);  // INJECTED DEFECT");
+  o += agu;
   o += control_section(ctx, plan);
   o += dispatch_section(ctx, plan);
   o += completion_section(plan);

@@ -96,8 +96,9 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   }
   json += fmt::format(
       "\n  }},\n  \"options\": {{\n    \"imem_beat_words\": {},\n    \"c_beat_words\": {},\n"
-      "    \"watchdog_cycles\": {}\n  }}\n}}\n",
-      ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles);
+      "    \"watchdog_cycles\": {},\n    \"inject_bug\": \"{}\"\n  }}\n}}\n",
+      ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
+      ctx.options().inject_bug);
   write_file(dir / "params.json", json);
   written.push_back((dir / "params.json").string());
   return written;

@@ -25,6 +25,9 @@ struct RtlOptions {
   int imem_beat_words = 0;     ///< 64-bit words per imem beat (ImemBeat); 0: BUS_BYTES / 8
   int c_beat_words = 1;        ///< packed operand words per C write beat (CBeat), a power of two
   int watchdog_cycles = 4096;  ///< cycles without progress before FAULT_HANG
+  /// For testing the fuzzer only: a deliberate defect by name
+  /// (rtl/injected_bugs.h); empty builds the correct core.
+  std::string inject_bug;
 };
 
 /// One channel between two units: the port an action emits on and another
@@ -54,6 +57,8 @@ class RtlContext {
   [[nodiscard]] const Spec& spec() const { return isa_.spec(); }
   [[nodiscard]] const RtlOptions& options() const { return options_; }
   [[nodiscard]] std::int64_t param(std::string_view name) const { return isa_.param(name); }
+  /// True when the options ask for the named deliberate defect.
+  [[nodiscard]] bool injected(std::string_view bug) const { return options_.inject_bug == bug; }
 
   /// "tpu_pkg::OP_MM" for an opcode name.
   [[nodiscard]] std::string op_const(std::string_view opcode) const;

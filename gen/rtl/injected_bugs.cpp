@@ -1,0 +1,47 @@
+#include "rtl/injected_bugs.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string>
+
+#include "spec/diag.h"
+
+namespace tpugen::rtl {
+
+namespace {
+constexpr std::array<InjectedBug, 4> kBugs = {{
+    {"pe_product_width", "tpu_pe",
+     "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
+     "(needs both corner operands in one lane product)"},
+    {"sat_bound_off_by_one", "tpu_accu",
+     "to_operand saturates above OPERAND_MAX + 1 instead of above OPERAND_MAX: a result of exactly "
+     "OPERAND_MAX + 1 leaves as OPERAND_MIN (needs a result that lands on the bound)"},
+    {"agu_level2_term", "tpu_sequencer",
+     "the last AGU term is ignored when it names loop level 2 (needs every term in use and a nest three deep)"},
+    {"accu_raw_interlock", "tpu_accu",
+     "issue slot b may read an accumulator row in the cycle the ALU stage writes it (needs a read that "
+     "follows its write as closely as the contract allows, in a paired instruction)"},
+}};
+}  // namespace
+
+std::span<const InjectedBug> injected_bugs() { return kBugs; }
+
+const InjectedBug& injected_bug(std::string_view name) {
+  std::string known;
+  for (const auto& b : kBugs) {
+    if (b.name == name) return b;
+    known += (known.empty() ? "" : ", ") + std::string(b.name);
+  }
+  throw Error("rtl.inject", fmt::format("no injected defect '{}' (known: {})", name, known));
+}
+
+void inject_defect(std::string& text, std::string_view bug, std::string_view correct, std::string_view defective) {
+  const auto at = text.find(correct);
+  if (at == std::string::npos || text.find(correct, at + 1) != std::string::npos)
+    throw Error("rtl.inject", fmt::format("{}: the line it changes is not in the emitted text exactly once: {}", bug,
+                                          correct));
+  text.replace(at, correct.size(), defective);
+}
+
+}  // namespace tpugen::rtl

@@ -1,0 +1,63 @@
+// The deliberate defects (rtl/injected_bugs.h) the fuzzer's own tests build
+// into the RTL: each changes only the module it names, says so in that
+// file's header, and an unknown name is refused.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "rtl/generate.h"
+#include "rtl/injected_bugs.h"
+#include "test_support.h"
+
+using namespace tpugen;
+using namespace tpugen::rtl;
+
+namespace {
+
+std::map<std::string, std::string> emit_all(const RtlContext& ctx) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : emitters()) out[e.module] = e.emit(ctx);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an injected defect changes its module and no other", "[rtl][inject]") {
+  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
+  const auto clean = emit_all(RtlContext(isa, RtlOptions{}));
+  for (const auto& bug : injected_bugs()) {
+    INFO(bug.name);
+    RtlOptions o;
+    o.inject_bug = std::string(bug.name);
+    const auto defective = emit_all(RtlContext(isa, o));
+    for (const auto& [module, text] : defective) {
+      INFO(module);
+      const bool carries = module == bug.module;
+      // Every header names the options, so compare what follows the header
+      // (the file's leading comment lines).
+      const auto body = [](const std::string& t) {
+        std::size_t at = 0;
+        while (t.compare(at, 2, "//") == 0) at = t.find('\n', at) + 1;
+        return t.substr(at);
+      };
+      CHECK((body(text) != body(clean.at(module))) == carries);
+      CHECK((text.find("WARNING: built with the deliberate defect '" + std::string(bug.name) + "'") !=
+             std::string::npos));
+      CHECK((text.find("INJECTED DEFECT") != std::string::npos) == carries);
+    }
+  }
+}
+
+TEST_CASE("an unknown injected defect is refused by name", "[rtl][inject]") {
+  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
+  RtlOptions o;
+  o.inject_bug = "off_by_everything";
+  try {
+    RtlContext ctx(isa, o);
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.rule() == "rtl.inject");
+    CHECK_THAT(e.message(), Catch::Contains("off_by_everything") && Catch::Contains("pe_product_width"));
+  }
+}
