@@ -6,9 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <random>
 
+#include "isa/assembler.h"
 #include "isa/check.h"
 #include "isa/image.h"
 #include "model/gemm_job.h"
@@ -201,40 +203,161 @@ TEST_CASE("RTL == model: memory latency and random backpressure", "[rtl]") {
   }
 }
 
-TEST_CASE("bad binaries end in a fault, not a hang", "[rtl]") {
+namespace {
+
+/// A binary the checker would refuse, built at the word level from a good
+/// image: the header as the image carries it (any entry may lie), then the
+/// instructions.
+struct Binary {
+  const Isa* isa;
+  std::vector<std::int64_t> header;
+  std::vector<Instr> instrs;
+
+  Program program;
+
+  Binary(const Isa& i, const Program& p)
+      : isa(&i), header(header_counts(i, p, expand(i, p))), instrs(p.instrs), program(p) {}
+
+  /// The header the (damaged) instructions really earn: an honest header.
+  void recount() {
+    program.instrs = instrs;
+    header = header_counts(*isa, program, expand(*isa, program));
+  }
+
+  void add_count(std::string_view entry, std::int64_t delta) {
+    const auto& h = isa->spec().header;
+    for (std::size_t e = 0; e < h.size(); ++e)
+      if (h[e].name == entry) header[e] += delta;
+  }
+  /// Insert an instruction before index `at` (the static count follows).
+  void insert(std::size_t at, const Instr& in) {
+    instrs.insert(instrs.begin() + static_cast<std::ptrdiff_t>(at), in);
+    add_count(static_count_entry(), 1);
+  }
+  [[nodiscard]] std::string static_count_entry() const {
+    for (const auto& h : isa->spec().header)
+      if (h.count.kind == HeaderCount::Static) return h.name;
+    return "";
+  }
+  [[nodiscard]] std::vector<std::uint64_t> image() const {
+    auto words = pack_header(*isa, header);
+    for (const auto& in : instrs) {
+      const auto w = isa->encode(in);
+      words.insert(words.end(), w.begin(), w.end());
+    }
+    return words;
+  }
+};
+
+Instr op_instr(const Isa& isa, std::string_view name) { return isa.make(isa.spec().opcode_named(name)); }
+
+/// An opcode number the spec does not define.
+std::int64_t undefined_opcode(const Isa& isa) {
+  for (std::int64_t n = 0;; ++n) {
+    bool used = false;
+    for (const auto& op : isa.spec().opcodes) used |= op.value == n;
+    if (!used) return n;
+  }
+}
+
+struct BadBinary {
+  const char* what;
+  std::function<void(Binary&)> damage;
+  const char* status;  ///< done, or fault
+  const char* fault;   ///< the fault's name, when status is fault
+  const char* unit;    ///< fault_unit_o's name, or "" when it does not matter
+};
+
+}  // namespace
+
+TEST_CASE("binaries that break contracts end in the expected fault or a defined result", "[rtl]") {
   const ParamOverrides o{{"T", 4}, {"MAXDIM", 16}};
   const Config& cfg = config(o);
   const Isa& isa = cfg.isa;
-  const Program good = gemm_program(isa, {8, 8, 8});
-  const auto good_image = assemble(isa, good);
-  std::vector<std::int8_t> zeros(16 * 16, 0);
+  const Program good = parse_assembly_file(isa, TPUGEN_SOURCE_DIR "/examples/asm/vadd_relu.asm");
+  const std::int64_t maxdim = isa.param("MAXDIM");
+  const std::string retired = [&] {
+    for (const auto& op : isa.spec().opcodes)
+      if (op.retired) return op.name;
+    return std::string();
+  }();
+  REQUIRE(!retired.empty());
+  auto find = [&](const Binary& b, std::string_view name) {
+    for (std::size_t i = 0; i < b.instrs.size(); ++i)
+      if (isa.opcode_of(b.instrs[i])->name == name) return i;
+    FAIL("no " << name);
+    return std::size_t{0};
+  };
+  const std::vector<BadBinary> cases = {
+      {"mvout with nr = 0: nothing written, the run completes",
+       [&](Binary& b) {
+         b.instrs[find(b, "mvout")].fields[isa.nr_index()] = 0;
+         b.recount();
+       },
+       "done", "", ""},
+      {"an endloop with no open loop", [&](Binary& b) { b.insert(0, op_instr(isa, "endloop")); }, "fault",
+       "LOOP_UNDERFLOW", ""},
+      {"a loop never closed", [&](Binary& b) {
+         Instr l = op_instr(isa, "loop");
+         l.fields[isa.nr_index()] = 2;
+         b.insert(b.instrs.size(), l);
+       },
+       "fault", "LOOP_OPEN", ""},
+      {"loops nested deeper than LOOP_DEPTH",
+       [&](Binary& b) {
+         Instr l = op_instr(isa, "loop");
+         l.fields[isa.nr_index()] = 1;
+         for (std::int64_t d = 0; d <= isa.param("LOOP_DEPTH"); ++d) b.insert(0, l);
+       },
+       "fault", "LOOP_OVERFLOW", ""},
+      {"an AGU term on a level that is not open",
+       [&](Binary& b) {
+         const std::size_t i = find(b, "mvout");
+         const Opcode& mvout = isa.spec().opcode_named("mvout");
+         b.instrs[i].terms.push_back(AguTerm{isa.spec().field(mvout.operand("dram_row0")->field)->agu_target, 1, 1});
+       },
+       "fault", "AGU_LEVEL", ""},
+      {"the retired opcode", [&](Binary& b) { b.insert(0, op_instr(isa, retired)); }, "fault", "RETIRED", ""},
+      {"an opcode the spec does not define",
+       [&](Binary& b) {
+         Instr x = op_instr(isa, "vadd");
+         x.fields[isa.op_index()] = undefined_opcode(isa);
+         b.insert(0, x);
+       },
+       "fault", "OPCODE", ""},
+      {"a header promising accu more steps than the program gives",
+       [&](Binary& b) { b.add_count("accu_iterations", 5); }, "fault", "STARVED", "accu"},
+      {"a header promising dma_st fewer rows than the program writes",
+       [&](Binary& b) { b.add_count("dma_st_rows", -1); }, "fault", "OVERRUN", "dma_st"},
+      {"a header whose instruction count runs past IMEM_SIZE",
+       [&](Binary& b) { b.add_count(b.static_count_entry(), isa.param("IMEM_SIZE")); }, "fault", "IMEM", ""},
+  };
+  std::mt19937_64 rng(9);
+  const auto a = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
+  const auto bm = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
+  const auto c = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
   rtl::RtlRunOptions opts;
-  opts.max_cycles = 200000;
-  auto run = [&](std::vector<std::uint64_t> image) { return rtl::run_rtl(cfg.sim, image, zeros, zeros, zeros, 16, opts); };
-  // A header that promises accu more iterations than the program gives it.
-  {
-    auto image = good_image;
-    const Spec& s = isa.spec();
-    for (const auto& h : s.header)
-      if (h.name == "accu_iterations") image[static_cast<std::size_t>(h.word)] += std::uint64_t{5} << h.lsb;
-    const auto r = run(image);
+  opts.max_cycles = 100000;  // far beyond the watchdog: a hang would show as a timeout
+  for (const auto& bad : cases) {
+    INFO(bad.what);
+    Binary bin(isa, good);
+    bad.damage(bin);
+    const auto image = bin.image();
+    const auto r = rtl::run_rtl(cfg.sim, image, a, bm, c, maxdim, opts);
     INFO(r.output);
-    CHECK(r.status == "fault");
-    CHECK(r.fault.name == "STARVED");
-    CHECK(r.fault.unit_name == "accu");
-  }
-  // An opcode the spec does not define, in place of the first instruction.
-  {
-    auto image = good_image;
-    const std::size_t first = static_cast<std::size_t>(isa.spec().nhdr);
-    Instr bad = isa.decode(std::span(image).subspan(first, 2));
-    bad.fields[isa.op_index()] = 20;
-    const auto words = isa.encode(bad);
-    image[first] = words[0];
-    const auto r = run(image);
-    INFO(r.output);
-    CHECK(r.status == "fault");
-    CHECK(r.fault.name == "OPCODE");
-    CHECK(r.fault.pc == 0);
+    CHECK(r.status == bad.status);
+    if (std::string_view(bad.status) == "fault") {
+      CHECK(r.fault.name == bad.fault);
+      if (*bad.unit) CHECK(r.fault.unit_name == bad.unit);
+      CHECK(r.cycles < static_cast<std::uint64_t>(rtl::RtlOptions{}.watchdog_cycles) * 2);
+    } else {
+      // The defined result: the model's, for the same image.
+      Model model(isa);
+      model.set_dram("A", a);
+      model.set_dram("B", bm);
+      model.set_dram("C", c);
+      model.run_image(image);
+      CHECK(r.c_full == model.dram("C"));
+    }
   }
 }
