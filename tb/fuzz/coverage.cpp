@@ -171,7 +171,7 @@ Coverage Coverage::for_isa(const Isa& isa) {
 
 const IsaFacts& Coverage::facts(const Isa& isa) {
   if (coverage_build(isa) != build_)
-    throw Error("fuzz.coverage_merge",
+    throw Error("fuzz.coverage_build",
                 fmt::format("this coverage is for build '{}', not '{}'", build_, coverage_build(isa)));
   if (!facts_ || facts_isa_ != &isa) {
     facts_ = std::make_shared<const IsaFacts>(isa);

@@ -31,7 +31,9 @@ class Coverage {
   /// Every bin of a build at zero hits, and the bins the spec rules out.
   static Coverage for_isa(const Isa& isa);
 
-  /// One case: the bins of its program, and the dynamic bins of its model run.
+  /// One case: the bins of its program, and the dynamic bins of its model
+  /// run. Throws Error("fuzz.coverage_build") for an Isa of another build.
+  /// Not thread-safe: one Coverage per thread, merged at the end.
   void add(const Isa& isa, const FuzzCase& c, const ModelRun& run);
   /// The same, running the model (run_model) first.
   void add(const Isa& isa, const FuzzCase& c);

@@ -32,8 +32,9 @@ Dist parse_dist(const std::string& name);
 
 struct FuzzOptions {
   /// The work one program may do: its busiest unit's steps and its issue
-  /// count each stay under this (0: the default, 3000, which keeps a program
-  /// typically under ~10k RTL cycles). Never more than a header count carries.
+  /// count each stay under this (0: the default, 3000; programs then run
+  /// typically a few hundred to a few thousand RTL cycles). Never more than
+  /// a header count carries.
   std::int64_t budget = 0;
   /// One program in `large_one_in` gets four times the budget (0: never).
   std::int64_t large_one_in = 16;
@@ -57,6 +58,12 @@ struct FuzzCase {
   std::string assembly;              ///< disassemble(program): parse_assembly gives the program back
   Dist dist = Dist::Full;            ///< the distribution A and B were drawn from
   std::vector<std::int8_t> a, b, c;  ///< MAXDIM x MAXDIM row-major: A, B, and C before the run
+
+  /// Same seed, distribution, operands, text and instructions (fields and terms).
+  friend bool operator==(const FuzzCase& x, const FuzzCase& y) {
+    return x.seed == y.seed && x.dist == y.dist && x.assembly == y.assembly && x.program.instrs == y.program.instrs &&
+           x.a == y.a && x.b == y.b && x.c == y.c;
+  }
 };
 
 /// What a directed block aims at: an instruction of `opcode` carrying exactly
@@ -84,9 +91,9 @@ std::vector<Aim> row_aims(const IsaFacts& facts, const FuzzOptions& options = {}
 /// Every operand of an enabled opcode that reads a distance-tracked memory.
 std::vector<Aim> distance_aims(const IsaFacts& facts, const FuzzOptions& options = {});
 
-/// A program generator for one build. make(seed) is a pure function of the
-/// build, the options and the seed, identical across standard libraries.
-/// make() may run on several threads at once.
+/// A program generator for one build (the Isa must outlive it). make(seed)
+/// is a pure function of the build, the options and the seed, identical
+/// across standard libraries. make() may run on several threads at once.
 class Generator {
  public:
   explicit Generator(const Isa& isa, FuzzOptions options = {});

@@ -231,7 +231,15 @@ TEST_CASE("fuzz coverage: JSON round trip and merging shards", "[fuzzgen]") {
   CHECK(back.table() == whole.table());
   CHECK(whole.to_json().find("\"agu/mm.acc/L0/n1\"") != std::string::npos);
 
-  // Shards of different builds do not merge.
+  // Cases of another build are refused, and so are its shards.
+  Coverage mine = Coverage::for_isa(isa);
+  const Isa t8 = test::isa_at({{"T", 8}, {"MAXDIM", 64}});
+  try {
+    mine.add(t8, fuzz::random_case(t8, 1));
+    FAIL("a case of another build was counted");
+  } catch (const Error& e) {
+    CHECK(e.rule() == "fuzz.coverage_build");
+  }
   Coverage other = Coverage::for_isa(test::isa_at({{"T", 8}, {"MAXDIM", 64}}));
   try {
     other.merge(whole);
