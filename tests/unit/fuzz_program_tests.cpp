@@ -151,24 +151,47 @@ TEST_CASE("fuzz generator: every program is legal at non-default NAR IMEM_SIZE S
 TEST_CASE("fuzz generator: the programs reach every live opcode and all four dma_ld modes", "[fuzzgen]") {
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
   const Generator gen(isa);
+  const Opcode& mm = isa.spec().opcode_named("mm");
+  const std::int64_t acc_target = isa.spec().word0[isa.operand_index(mm, "acc")].agu_target;
   std::set<std::string> opcodes;
-  std::set<std::int64_t> modes;
-  std::int64_t deepest = 0;
-  for (std::uint64_t seed = 0; seed < 100; ++seed) {
+  std::set<std::int64_t> modes, acc_trips;
+  std::int64_t deepest = 0, most_rows = 0, longest = 0;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
     const FuzzCase c = gen.make(seed);
-    std::int64_t depth = 0;
     for (const Issue& is : expand(isa, c.program)) {
       opcodes.insert(is.opcode->name);
       if (is.opcode->name == "dma_ld") modes.insert(isa.operand(Instr{is.fields, {}, 0}, *is.opcode, "mode"));
     }
+    std::vector<std::int64_t> trips;  // of the open loops
     for (const Instr& in : c.program.instrs) {
-      depth += isa.opcode_of(in)->name == "loop" ? 1 : isa.opcode_of(in)->name == "endloop" ? -1 : 0;
-      deepest = std::max(deepest, depth);
+      const std::string& name = isa.opcode_of(in)->name;
+      if (name == "loop") {
+        trips.push_back(isa.nr(in));
+        deepest = std::max(deepest, static_cast<std::int64_t>(trips.size()));
+        longest = std::max(longest, isa.nr(in));
+      } else if (name == "endloop") {
+        trips.pop_back();
+      } else if (name != "nop") {
+        most_rows = std::max(most_rows, isa.nr(in));
+      }
+      // mm's acc driven by a term: the loop it walks runs within acc's legal frontier.
+      if (name == "mm")
+        for (const AguTerm& t : in.terms)
+          if (t.target == acc_target && t.stride > 0) acc_trips.insert(trips[static_cast<std::size_t>(t.level)]);
     }
   }
   for (const Opcode& op : isa.spec().opcodes) CHECK(opcodes.count(op.name) == (op.retired ? 0U : 1U));
   CHECK(modes == std::set<std::int64_t>{0, 1, 2, 3});
   CHECK(deepest == isa.spec().isa_constant("LOOP_DEPTH"));
+  CHECK(most_rows == isa.param("MAXROWS"));  // vadd and its kin: NAR = 128 holds MAXROWS = 127 rows
+  CHECK(longest > isa.param("MAXROWS") / 2);
+  // acc = 0 + iv * 1 is legal for two trips (and any stride on one).
+  CHECK(acc_trips.count(2) == 1);
+  CHECK(std::all_of(acc_trips.begin(), acc_trips.end(), [](std::int64_t t) { return t <= 2; }));
+  // The largest row counts the build allows: DRAM rows for a load, MAXROWS for vadd.
+  CHECK(gen.facts().opcode("dma_ld")->max_rows == isa.param("MAXDIM"));
+  CHECK(gen.facts().opcode("vadd")->max_rows == isa.param("MAXROWS"));
+  CHECK(gen.facts().opcode("mm")->max_rows == isa.param("NVR"));
 }
 
 TEST_CASE("fuzz generator: options restrict what it emits", "[fuzzgen]") {
