@@ -27,9 +27,17 @@
 /// (stricter than check_program's contracts) and the work budget. A read that
 /// finds no run of data long enough leaves a "want": a later block fills that
 /// many rows (with a producer of the memory, in a loop when one instruction
-/// cannot write them all) and retries the instruction. Everything about the
-/// ISA comes from IsaFacts; the only names this file knows are the two loop
-/// opcodes (through IsaFacts) and TEST_WINDOW, the spec's fuzz row window.
+/// cannot write them all) and retries the instruction.
+///
+/// Before the random blocks, each case builds directed blocks for the aims
+/// its seed owns (agu_aims, row_aims, distance_aims at seed % size): drawn as
+/// if every on-chip row held data, the rows they read filled first, then
+/// validated like any block. docs/fuzz.md describes the whole.
+///
+/// Everything about the ISA comes from IsaFacts; the only names this file
+/// knows are the two loop opcodes (through IsaFacts), TEST_WINDOW (the
+/// spec's fuzz row window) and the memory host role "read" (C, what mvout
+/// writes: the final retiring instruction).
 #include "fuzz/random_program.h"
 
 #include <fmt/format.h>
