@@ -29,6 +29,7 @@ inline constexpr int kOk = 0, kFail = 1, kBadInput = 2;
 struct Context {
   Spec spec;
   std::map<std::string, std::int64_t> flags;  ///< parameter name -> value, when given
+  std::string command_line;                   ///< how tpugen was invoked (for reproducers)
 
   /// Resolve flags over environment over defaults and insist on legality.
   [[nodiscard]] Isa isa() const;
@@ -69,5 +70,6 @@ Command docs_command();
 Command run_command();
 Command gen_command();
 Command bench_command();
+Command fuzz_command();
 
 }  // namespace tpugen::cli

@@ -24,6 +24,8 @@ std::string spec_path_from_args(int argc, char** argv) {
 int main(int argc, char** argv) {
   using namespace tpugen;
   cli::Context ctx;
+  ctx.command_line = "tpugen";
+  for (int i = 1; i < argc; ++i) ctx.command_line += std::string(" ") + argv[i];
   try {
     ctx.spec = load_spec(spec_path_from_args(argc, argv));
   } catch (const Error& e) {
@@ -41,7 +43,7 @@ int main(int argc, char** argv) {
   const cli::Command commands[] = {cli::params_command(),  cli::limits_command(),  cli::asm_command(),
                                    cli::disasm_command(),  cli::check_command(),   cli::program_command(),
                                    cli::docs_command(),    cli::run_command(),     cli::gen_command(),
-                                   cli::bench_command()};
+                                   cli::bench_command(),   cli::fuzz_command()};
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (const auto& c : commands) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);
