@@ -16,6 +16,7 @@
 #include "fuzz/campaign.h"
 #include "fuzz/coverage.h"
 #include "fuzz/model_run.h"
+#include "fuzz/rtl_coverage.h"
 #include "rtl/generate.h"
 #include "rtl/rtl_engine.h"
 
@@ -35,7 +36,7 @@ struct FuzzOpts {
   std::uint64_t count = 200, seed = 1;
   unsigned jobs = 0;
   double time_budget = 0.0;
-  std::string out = "fuzz-out", json, rtl_dir, rtl_cache, replay, dist;
+  std::string out = "fuzz-out", json, rtl_dir, rtl_cache, replay, dist, rtl_coverage;
   std::int64_t budget = 0;
   unsigned latency = 0;
   double backpressure = 0.0;
@@ -65,7 +66,9 @@ std::string run_json(const rtl::RtlRunOptions& r) {
 fs::path simulator(const rtl::RtlContext& rctx, const FuzzOpts& o) {
   const fs::path root = o.rtl_cache.empty() ? rtl::default_build_root() : fs::path(o.rtl_cache);
   auto progress = [](const std::string& line) { fmt::print(stderr, "tpugen: {}\n", line); };
-  if (o.rtl_dir.empty()) return rtl::ensure_simulator(rctx, root, progress);
+  if (o.rtl_dir.empty()) return rtl::ensure_simulator(rctx, root, progress, !o.rtl_coverage.empty());
+  if (!o.rtl_coverage.empty())
+    throw Error("fuzz.options", "--rtl-coverage instruments the generated RTL; it does not go with --rtl");
   const fs::path dir = fs::absolute(o.rtl_dir);
   if (!fs::exists(dir / "files.f"))
     throw Error("fuzz.rtl", fmt::format("{}: no files.f (the compile order of the RTL to fuzz)", dir.string()),
@@ -176,6 +179,7 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
   if (!o.dist.empty()) fo.dist = fuzz::parse_dist(o.dist);
   const fuzz::Generator gen(isa, fo);
   const fs::path sim = simulator(rctx, o);
+  if (!o.rtl_coverage.empty()) fs::create_directories(o.rtl_coverage);
 
   const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::atomic<std::uint64_t> next{0}, done{0};
@@ -201,7 +205,9 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
       try {
         const fuzz::FuzzCase c = gen.make(seed);
         fuzz::ModelRun run;
-        const fuzz::Verdict v = fuzz::run_both(isa, c, fuzz::RtlSetup{sim, run_options(o, seed)}, &run);
+        rtl::RtlRunOptions ro = run_options(o, seed);
+        if (!o.rtl_coverage.empty()) ro.coverage = (fs::path(o.rtl_coverage) / fmt::format("seed-{}.dat", seed)).string();
+        const fuzz::Verdict v = fuzz::run_both(isa, c, fuzz::RtlSetup{sim, ro}, &run);
         std::lock_guard lock(mu);
         if (g_interrupted.load()) return;  // the simulator may have died of the same Ctrl-C
         rtl_cycles += v.rtl_cycles;
@@ -253,9 +259,27 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
   }
   std::signal(SIGINT, previous);
 
+  const std::uint64_t ran = done.load();
   for (const auto& e : errors) fmt::print(stderr, "tpugen: error: {}\n", e);
   if (o.coverage) fmt::print("{}", cov.table());
-  const std::uint64_t ran = done.load();
+  nlohmann::ordered_json rtl_cov = nullptr;
+  if (!o.rtl_coverage.empty() && !interrupted) {
+    std::vector<fs::path> files;
+    for (std::uint64_t i = 0; i < ran; ++i) {
+      const fs::path f = fs::path(o.rtl_coverage) / fmt::format("seed-{}.dat", o.seed + i);
+      if (fs::exists(f)) files.push_back(f);
+    }
+    const fuzz::RtlCoverage rc = fuzz::merge_rtl_coverage(o.rtl_coverage, files, sim.parent_path());
+    fmt::print("{}", rc.table());
+    std::string summary;
+    rtl_cov = nlohmann::ordered_json::object();
+    for (const auto& [kind, p] : rc.by_kind) {
+      summary += fmt::format("{}{} {:.1f}% ({}/{})", summary.empty() ? "" : ", ", kind, p.percent(), p.covered, p.total);
+      rtl_cov[kind] = {{"covered", p.covered}, {"total", p.total}, {"percent", p.percent()}};
+    }
+    fmt::print("tpugen fuzz: RTL coverage over {} programs: {}; merged counts {}, annotated sources {}\n", files.size(),
+               summary, rc.merged.string(), rc.annotated.string());
+  }
   fmt::print("tpugen fuzz: {}{} programs (seeds {}..{}), {} mismatch{}, {} error{}, {:.1f} s, {:.1f} programs/s, "
              "{} RTL cycles, coverage {}/{} bins{}\n",
              interrupted ? "interrupted after " : "", ran, o.seed, o.seed + o.count - 1, found.size(),
@@ -279,6 +303,7 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
     j["programs_per_second"] = secs > 0 ? static_cast<double>(ran) / secs : 0.0;
     j["rtl_cycles"] = rtl_cycles;
     j["coverage"] = nlohmann::ordered_json::parse(cov.to_json());
+    j["rtl_coverage"] = rtl_cov;
     std::ofstream f(o.json);
     f << j.dump(2) << "\n";
     if (!f) throw Error("cli.io", fmt::format("cannot write '{}'", o.json), SourceLoc{o.json});
@@ -320,6 +345,9 @@ Command fuzz_command() {
                 ->capture_default_str();
             sub.add_flag("--no-shrink", o->no_shrink, "write reproducers as found, unshrunk");
             sub.add_flag("--coverage", o->coverage, "print the coverage table");
+            sub.add_option("--rtl-coverage", o->rtl_coverage,
+                           "build the simulator with Verilator --coverage, write each program's counts to this "
+                           "directory, merge them (verilator_coverage) and report line, toggle and branch coverage");
             sub.add_option("--rtl-cache", o->rtl_cache,
                            "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)");
             add_rtl_option_flags(sub, o->generator, "Generator options");

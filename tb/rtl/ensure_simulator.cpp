@@ -11,7 +11,7 @@
 namespace tpugen::rtl {
 
 std::filesystem::path ensure_simulator(const RtlContext& ctx, const std::filesystem::path& build_root,
-                                       const BuildProgress& progress) {
+                                       const BuildProgress& progress, bool coverage) {
   SimBuildSpec spec;
   spec.populate = [&ctx](const std::filesystem::path& dir) {
     generate(ctx, dir.string());
@@ -25,6 +25,11 @@ std::filesystem::path ensure_simulator(const RtlContext& ctx, const std::filesys
                                ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
                                ctx.options().inject_bug);
   spec.description = fmt::format("T={} MAXDIM={}", ctx.param("T"), ctx.param("MAXDIM"));
+  if (coverage) {
+    spec.key_text += "coverage\n";
+    spec.extra_flags.emplace_back("--coverage");
+    spec.description += " with coverage";
+  }
   return cached_sim_build(build_root, spec, progress);
 }
 

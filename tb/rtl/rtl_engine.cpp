@@ -357,6 +357,7 @@ RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, 
   cmd += fmt::format(" --maxdim {} --latency {} --backpressure {} --seed {} --max-cycles {} --runs {}", maxdim,
                      options.latency, options.backpressure, options.seed, options.max_cycles, options.runs);
   if (!options.trace.empty()) cmd += " --trace " + shell_quote(fs::absolute(options.trace).string());
+  if (!options.coverage.empty()) cmd += " --coverage " + shell_quote(fs::absolute(options.coverage).string());
   cmd += " > " + shell_quote((dir / "sim.log").string()) + " 2>&1";
 
   RtlRunResult r;

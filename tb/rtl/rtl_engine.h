@@ -59,8 +59,10 @@ std::filesystem::path cached_sim_build(const std::filesystem::path& build_root, 
 /// Generate the configuration's RTL (rtl::generate) and build its simulator,
 /// cached by (spec sha256, build parameters, generator options, tpugen
 /// version, and the contents of the generated RTL, primitives and harness).
+/// With `coverage`, Verilator instruments the RTL (--coverage: line, toggle
+/// and branch points) and tpu_sim --coverage FILE writes the counts.
 std::filesystem::path ensure_simulator(const RtlContext& ctx, const std::filesystem::path& build_root,
-                                       const BuildProgress& progress);
+                                       const BuildProgress& progress, bool coverage = false);
 
 /// The default cache root: $TPUGEN_RTL_CACHE, else the build tree tpugen was
 /// compiled in.
@@ -73,6 +75,7 @@ struct RtlRunOptions {
   std::uint64_t max_cycles = 2000000;  ///< per run
   unsigned runs = 1;                   ///< back-to-back runs without a reset between them
   std::string trace;           ///< an FST file to write, or empty
+  std::string coverage;        ///< a coverage.dat to write (a simulator built with coverage), or empty
   std::string work_dir;        ///< keep the run's files here (default: a temporary directory, removed)
 };
 

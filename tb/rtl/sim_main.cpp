@@ -42,7 +42,7 @@ constexpr unsigned kResetCycles = 5;
 constexpr std::size_t kMaxReportedErrors = 32;
 
 struct Options {
-  std::string image, a, b, c, c_out, trace, json, state;
+  std::string image, a, b, c, c_out, trace, json, state, coverage;
   long long maxdim = -1;
   unsigned latency = 0;
   double backpressure = 0.0;
@@ -71,6 +71,7 @@ const char* kUsage =
     "  --runs          run the program N times back to back, without a reset between runs: each\n"
     "                  start follows the previous done_o at once (default 1); the report is the last run's\n"
     "  --trace         write an FST waveform\n"
+    "  --coverage FILE write the RTL's coverage counts (a simulator verilated with --coverage)\n"
     "  --json          write a JSON report\n";
 
 std::uint64_t parse_u64(const std::string& flag, const std::string& v) {
@@ -96,6 +97,7 @@ Options parse_args(int argc, char** argv) {
     else if (flag == "--c") o.c = v;
     else if (flag == "--c-out") o.c_out = v;
     else if (flag == "--state") o.state = v;
+    else if (flag == "--coverage") o.coverage = v;
     else if (flag == "--trace") o.trace = v;
     else if (flag == "--json") o.json = v;
     else if (flag == "--maxdim") o.maxdim = static_cast<long long>(parse_u64(flag, v));
@@ -268,6 +270,11 @@ class Harness {
   /// did not reach done.
   Outcome run() {
     reset();
+#if VM_COVERAGE
+    // Count what the runs exercise, not the random initial state settling
+    // through reset (every bit of it would count as toggled).
+    ctx_.coveragep()->zero();
+#endif
     const auto t0 = std::chrono::steady_clock::now();
     std::uint64_t cycle = 0;
     Outcome out;
@@ -596,6 +603,9 @@ int run(int argc, char** argv) {
 #else
   if (!o.trace.empty()) throw UsageError{"this simulator was built without --trace-fst"};
 #endif
+#if !VM_COVERAGE
+  if (!o.coverage.empty()) throw UsageError{"this simulator was built without --coverage"};
+#endif
   Harness h(o, *ctx);
   const Outcome r = h.run();
   const auto errs = h.errors();
@@ -603,6 +613,9 @@ int run(int argc, char** argv) {
   if (!o.c_out.empty()) write_bytes(o.c_out, h.c_port().c());
   if (!o.json.empty()) write_json(o.json, o, r, h);
   if (!o.state.empty()) write_state(o.state);
+#if VM_COVERAGE
+  if (!o.coverage.empty()) ctx->coveragep()->write(o.coverage.c_str());
+#endif
   return r.status == "done" ? kExitDone : kExitFail;
 }
 
