@@ -47,11 +47,14 @@ struct FuzzOpts {
   std::string command;  ///< the command line, for reproducers
 };
 
-std::string options_json(const rtl::RtlOptions& g) {
+/// The generator options, and the user's RTL directory when the campaign
+/// fuzzed one (--rtl), as a reproducer records them.
+std::string options_json(const rtl::RtlOptions& g, const std::string& rtl_dir) {
   nlohmann::ordered_json j = {{"imem_beat_words", g.imem_beat_words},
                               {"c_beat_words", g.c_beat_words},
                               {"watchdog_cycles", g.watchdog_cycles},
-                              {"inject_bug", g.inject_bug}};
+                              {"inject_bug", g.inject_bug},
+                              {"rtl_dir", rtl_dir.empty() ? std::string() : fs::absolute(rtl_dir).string()}};
   return j.dump();
 }
 
@@ -152,6 +155,7 @@ int run_replay(Context& ctx, const FuzzOpts& o) {
     ro.generator.c_beat_words = g.at("c_beat_words").get<int>();
     ro.generator.watchdog_cycles = g.at("watchdog_cycles").get<int>();
     if (o.generator.inject_bug.empty()) ro.generator.inject_bug = g.at("inject_bug").get<std::string>();
+    if (o.rtl_dir.empty()) ro.rtl_dir = g.value("rtl_dir", std::string());
     const auto& r = j.at("run_options");
     ro.latency = r.at("latency").get<unsigned>();
     ro.backpressure = r.at("backpressure").get<double>();
@@ -244,7 +248,7 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
     }
     const fs::path dir = fs::path(o.out) / fmt::format("seed-{}", f.c.seed);
     fuzz::write_reproducer(dir, isa, s.shrunk, s.verdict,
-                           fuzz::ReproInfo{o.command, options_json(o.generator), run_json(setup.run),
+                           fuzz::ReproInfo{o.command, options_json(o.generator, o.rtl_dir), run_json(setup.run),
                                            static_cast<std::int64_t>(f.c.program.instrs.size()), s.attempts});
     fmt::print("MISMATCH seed {}: {}: {}\n  reproducer {} ({} instructions, shrunk from {}); rerun: tpugen fuzz "
                "--replay {}\n",
@@ -290,7 +294,7 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
     nlohmann::ordered_json j;
     j["parameters"] = nlohmann::ordered_json::object();
     for (const auto& [name, v] : isa.params().build_parameters()) j["parameters"][name] = v;
-    j["generator_options"] = nlohmann::ordered_json::parse(options_json(o.generator));
+    j["generator_options"] = nlohmann::ordered_json::parse(options_json(o.generator, o.rtl_dir));
     j["seeds"] = {o.seed, o.seed + o.count - 1};
     j["programs"] = ran;
     j["interrupted"] = interrupted;
