@@ -220,6 +220,15 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
         if (v.mismatch()) found.push_back({c, v});
         bar.update(done.fetch_add(1) + 1, found.size(), start);
       } catch (const Error& e) {
+        if (e.rule() == "rtl.interrupted") {  // Ctrl-C reached the simulator first
+          g_interrupted.store(true);
+          return;
+        }
+        std::lock_guard lock(mu);
+        if (g_interrupted.load()) return;
+        errors.push_back(fmt::format("seed {}: {}", seed, e.what()));
+        bar.update(done.fetch_add(1) + 1, found.size(), start);
+      } catch (const std::exception& e) {  // anything else a failing run leads to
         std::lock_guard lock(mu);
         if (g_interrupted.load()) return;
         errors.push_back(fmt::format("seed {}: {}", seed, e.what()));
@@ -286,7 +295,9 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
   }
   fmt::print("tpugen fuzz: {}{} programs (seeds {}..{}), {} mismatch{}, {} error{}, {:.1f} s, {:.1f} programs/s, "
              "{} RTL cycles, coverage {}/{} bins{}\n",
-             interrupted ? "interrupted after " : "", ran, o.seed, o.seed + o.count - 1, found.size(),
+             interrupted ? "interrupted after " : "",
+             interrupted ? fmt::format("{} of {}", ran, o.count) : fmt::format("{}", ran), o.seed, o.seed + o.count - 1,
+             found.size(),
              found.size() == 1 ? "" : "es", errors.size(), errors.size() == 1 ? "" : "s", secs,
              secs > 0 ? static_cast<double>(ran) / secs : 0.0, rtl_cycles, cov.reached(), cov.bins().size(),
              cov.complete() ? " (all reachable bins)" : "");

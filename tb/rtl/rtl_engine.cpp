@@ -6,11 +6,14 @@
 
 #include <fmt/format.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -58,10 +61,17 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-/// Run a shell command; its exit status (128 + signal when killed).
+/// Run a shell command; its exit status (128 + signal when killed). Not
+/// std::system: that ignores SIGINT in the whole calling process while the
+/// command runs, so a campaign running simulators back to back on several
+/// threads would never see Ctrl-C.
 int run_shell(const std::string& cmd) {
-  const int rc = std::system(cmd.c_str());
-  if (rc == -1) return -1;
+  const char* argv[] = {"/bin/sh", "-c", cmd.c_str(), nullptr};
+  pid_t pid = 0;
+  if (::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return -1;
+  int rc = 0;
+  while (::waitpid(pid, &rc, 0) == -1)
+    if (errno != EINTR) return -1;
   if (WIFEXITED(rc)) return WEXITSTATUS(rc);
   return WIFSIGNALED(rc) ? 128 + WTERMSIG(rc) : rc;
 }
@@ -88,7 +98,8 @@ fs::path make_temp_dir(const fs::path& parent, const std::string& stem) {
 
 std::string tail_lines(const std::string& text, std::size_t n) {
   std::size_t pos = text.size();
-  for (std::size_t i = 0; i <= n && pos > 0; ++i) {
+  for (std::size_t i = 0; i <= n; ++i) {
+    if (pos == 0) return text;  // fewer lines than asked (or none at all)
     const auto nl = text.rfind('\n', pos - 1);
     if (nl == std::string::npos) return text;
     pos = nl;
@@ -363,6 +374,8 @@ RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, 
   RtlRunResult r;
   r.exit_code = run_shell(cmd);
   if (fs::exists(dir / "sim.log")) r.output = read_text(dir / "sim.log");
+  if (r.exit_code == 128 + SIGINT)
+    throw Error("rtl.interrupted", fmt::format("{} was interrupted (SIGINT)", sim.string()));
   if (!fs::exists(dir / "report.json"))
     throw Error("rtl.run", fmt::format("{} exited with status {} and wrote no report:\n{}", sim.string(), r.exit_code,
                                        tail_lines(r.output, 30)));

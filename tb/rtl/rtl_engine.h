@@ -113,7 +113,8 @@ struct RtlRunResult {
 };
 
 /// Run tpu_sim on an image and the three MAXDIM x MAXDIM DRAM images.
-/// Throws Error("rtl.run") when the simulator cannot run or writes no report.
+/// Throws Error("rtl.run") when the simulator cannot run or writes no report,
+/// Error("rtl.interrupted") when SIGINT (Ctrl-C) killed it.
 RtlRunResult run_rtl(const std::filesystem::path& sim, std::span<const std::uint64_t> image,
                      const std::vector<std::int8_t>& a, const std::vector<std::int8_t>& b,
                      const std::vector<std::int8_t>& c, std::int64_t maxdim, const RtlRunOptions& options);
