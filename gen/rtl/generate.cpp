@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "rtl/emitters.h"
+#include "spec/file_io.h"
 
 namespace tpugen::rtl {
 
@@ -36,19 +35,7 @@ std::vector<std::string> primitive_files() {
 }
 
 namespace {
-void write_file(const std::filesystem::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  if (!f) throw Error("gen.io", fmt::format("cannot write '{}'", p.string()), SourceLoc{p.string()});
-}
-
-std::string read_file(const std::string& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw Error("gen.io", fmt::format("cannot read the primitive '{}'", p), SourceLoc{p});
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+constexpr std::string_view kIo = "gen.io";
 }  // namespace
 
 std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_dir) {
@@ -61,14 +48,14 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   const auto& table = emitters();
   auto emit_one = [&](const Emitter& e) {
     const std::string name = std::string(e.module) + ".sv";
-    write_file(dir / name, e.emit(ctx));
+    write_file(dir / name, e.emit(ctx), kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   };
   emit_one(table.front());
   for (const auto& p : primitive_files()) {
     const std::string name = std::filesystem::path(p).filename().string();
-    write_file(dir / name, read_file(p));
+    write_file(dir / name, read_file(p, kIo), kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   }
@@ -76,7 +63,7 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
 
   std::string filelist;
   for (const auto& n : order) filelist += n + "\n";
-  write_file(dir / "files.f", filelist);
+  write_file(dir / "files.f", filelist, kIo);
   written.push_back((dir / "files.f").string());
 
   std::string json = "{\n  \"top\": \"tpu_top\",\n";
@@ -99,7 +86,7 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
       "    \"watchdog_cycles\": {},\n    \"inject_bug\": \"{}\"\n  }}\n}}\n",
       ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
       ctx.options().inject_bug);
-  write_file(dir / "params.json", json);
+  write_file(dir / "params.json", json, kIo);
   written.push_back((dir / "params.json").string());
   return written;
 }

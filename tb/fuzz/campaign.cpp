@@ -11,6 +11,7 @@
 #include "isa/assembler.h"
 #include "isa/check.h"
 #include "model/npy.h"
+#include "spec/file_io.h"
 
 namespace tpugen::fuzz {
 
@@ -277,19 +278,8 @@ ShrinkResult shrink(const Isa& isa, const FuzzCase& failing, const Verdict& verd
 
 namespace {
 
-void write_file(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  if (!f) throw Error("fuzz.io", fmt::format("cannot write '{}'", p.string()), SourceLoc{p.string()});
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw Error("fuzz.replay", fmt::format("cannot read '{}'", p.string()), SourceLoc{p.string()});
-  std::ostringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
+void write_text(const fs::path& p, const std::string& text) { write_file(p, text, "fuzz.io"); }
+std::string read_text(const fs::path& p) { return read_file(p, "fuzz.replay"); }
 
 }  // namespace
 
@@ -297,7 +287,7 @@ void write_reproducer(const fs::path& dir, const Isa& isa, const FuzzCase& c, co
                       const ReproInfo& info) {
   fs::create_directories(dir);
   const std::int64_t maxdim = isa.param("MAXDIM");
-  write_file(dir / "program.s", c.assembly);
+  write_text(dir / "program.s", c.assembly);
   write_npy_int8((dir / "A.npy").string(), Int8Matrix{maxdim, maxdim, c.a});
   write_npy_int8((dir / "B.npy").string(), Int8Matrix{maxdim, maxdim, c.b});
   write_npy_int8((dir / "C.npy").string(), Int8Matrix{maxdim, maxdim, c.c});
@@ -316,8 +306,8 @@ void write_reproducer(const fs::path& dir, const Isa& isa, const FuzzCase& c, co
   j["original_instructions"] = info.original_instructions;
   j["shrink_attempts"] = info.shrink_attempts;
   j["found_by"] = info.command;
-  write_file(dir / "case.json", j.dump(2) + "\n");
-  write_file(dir / "replay.sh",
+  write_text(dir / "case.json", j.dump(2) + "\n");
+  write_text(dir / "replay.sh",
              fmt::format("#!/bin/sh\n# Rerun this reproducer (found by: {}).\nexec tpugen fuzz --replay \"$(dirname \"$0\")\" "
                          "\"$@\"\n",
                          info.command));
@@ -327,7 +317,7 @@ void write_reproducer(const fs::path& dir, const Isa& isa, const FuzzCase& c, co
 
 Reproducer read_reproducer(const fs::path& dir, const Isa& isa) {
   Reproducer r;
-  r.case_json = read_file(dir / "case.json");
+  r.case_json = read_text(dir / "case.json");
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(r.case_json);
@@ -338,7 +328,7 @@ Reproducer read_reproducer(const fs::path& dir, const Isa& isa) {
                 SourceLoc{(dir / "case.json").string()});
   }
   const fs::path prog = dir / "program.s";
-  r.fuzz_case.assembly = read_file(prog);
+  r.fuzz_case.assembly = read_text(prog);
   r.fuzz_case.program = parse_assembly(isa, r.fuzz_case.assembly, prog.string());
   const std::int64_t maxdim = isa.param("MAXDIM");
   auto matrix = [&](const char* name) {

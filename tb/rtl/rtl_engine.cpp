@@ -25,6 +25,7 @@
 #include "isa/check.h"
 #include "isa/image.h"
 #include "rtl/emitters.h"
+#include "spec/file_io.h"
 #include "spec/hash.h"
 
 namespace tpugen::rtl {
@@ -34,19 +35,8 @@ namespace fs = std::filesystem;
 namespace {
 
 
-std::string read_text(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  if (!f) throw Error("rtl.io", fmt::format("cannot read '{}'", p.string()), SourceLoc{p.string()});
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-void write_text(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", p.string()), SourceLoc{p.string()});
-}
+std::string read_text(const fs::path& p) { return read_file(p, "rtl.io"); }
+void write_text(const fs::path& p, const std::string& text) { write_file(p, text, "rtl.io"); }
 
 template <typename Byte>
 void write_bytes(const fs::path& p, const std::vector<Byte>& bytes) {
