@@ -1,9 +1,11 @@
 // The hardening API: an image checked against its own header and spare
-// bits, the issue bound callers can lower, and the .npy reader over bytes.
+// bits, the issue bound callers can lower, the .npy reader over bytes, and
+// the expression depth limit.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "isa/assembler.h"
@@ -12,6 +14,7 @@
 #include "isa/programs.h"
 #include "model/model.h"
 #include "model/npy.h"
+#include "spec/expr.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -130,4 +133,32 @@ TEST_CASE("npy: the reader over bytes equals the file reader, and npy_bytes is w
     CHECK(e.rule() == "npy.truncated");
     CHECK(e.where().file == "cut.npy");
   }
+}
+
+TEST_CASE("expressions nested past the limit are expr.too_deep, not a stack overflow", "[hardening][expr]") {
+  auto rule_of = [](const std::string& text) {
+    try {
+      (void)Expr::parse(text).eval([](std::string_view) { return std::optional<std::int64_t>(1); });
+    } catch (const ExprError& e) {
+      return e.rule();
+    }
+    return std::string("none");
+  };
+  auto repeat = [](const std::string& piece, int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += piece;
+    return s;
+  };
+  auto chain = [&](const std::string& sep, int n) { return "1" + repeat(sep + "1", n - 1); };
+  const int deep = 5000;
+  CHECK(rule_of(repeat("(", deep) + "x" + repeat(")", deep)) == "expr.too_deep");
+  CHECK(rule_of(repeat("-", deep) + "x") == "expr.too_deep");
+  CHECK(rule_of(repeat("not ", deep) + "x") == "expr.too_deep");
+  CHECK(rule_of(chain(" + ", deep)) == "expr.too_deep");
+  CHECK(rule_of(chain(" ** ", deep)) == "expr.too_deep");
+  CHECK(rule_of(chain(" if 1 else ", deep)) == "expr.too_deep");
+  CHECK(rule_of("max(" + repeat("max(", deep) + "1" + repeat(")", deep) + ")") == "expr.too_deep");
+  // Real expressions are nowhere near it.
+  CHECK(rule_of(repeat("(", 50) + "x" + repeat(")", 50)) == "none");
+  CHECK(Expr::parse(chain(" + ", 150)).eval([](std::string_view) { return std::nullopt; }) == 150);
 }
