@@ -19,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const Error&) {
     return 0;
   }
-  if (m.rows < 0 || m.cols < 0 || static_cast<std::uint64_t>(m.rows) * static_cast<std::uint64_t>(m.cols) != m.data.size())
-    std::abort();
+  const auto cells = static_cast<std::uint64_t>(m.rows) * static_cast<std::uint64_t>(m.cols);
+  if (m.rows < 0 || m.cols < 0 || cells != m.data.size()) std::abort();
   const Int8Matrix again = parse_npy_int8(npy_bytes(m), "fuzz.npy");
   if (again.rows != m.rows || again.cols != m.cols || again.data != m.data) std::abort();
   return 0;
