@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 #include "isa/assembler.h"
 #include "isa/image.h"
@@ -13,6 +15,20 @@ namespace tpugen::cli {
 
 namespace {
 const char* getenv_reader(const char* name) { return std::getenv(name); }
+
+/// A flag's integer, in full: CLI11's own conversion saturates a value past
+/// 64 bits to the largest one, which would build a configuration nobody asked for.
+std::int64_t parse_flag_int(const std::string& flag, const std::string& text) {
+  try {
+    std::size_t pos = 0;
+    const long long v = std::stoll(text, &pos, 0);
+    if (pos == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw CLI::ValidationError(flag, fmt::format("'{}' is not an integer in {} .. {}", text,
+                                               std::numeric_limits<std::int64_t>::min(),
+                                               std::numeric_limits<std::int64_t>::max()));
+}
 
 std::string flag_form(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
@@ -53,9 +69,10 @@ void add_param_flags(CLI::App& cmd, Context& ctx) {
     std::string joined;
     for (const auto& n : names) joined += (joined.empty() ? "" : ",") + n;
     const std::string name = p.name;
-    cmd.add_option_function<std::int64_t>(
-           joined, [&ctx, name](const std::int64_t& v) { ctx.flags[name] = v; },
-           fmt::format("{} (env {}, default {})", p.role, p.env, p.default_value.text()))
+    auto set = [&ctx, name, flag = names.front()](const std::string& v) { ctx.flags[name] = parse_flag_int(flag, v); };
+    cmd.add_option_function<std::string>(joined, set,
+                                         fmt::format("{} (env {}, default {})", p.role, p.env, p.default_value.text()))
+        ->type_name("INT")
         ->group("Build parameters");
   }
 }

@@ -84,7 +84,9 @@ Command check_command() {
             return [&ctx, in]() {
               const Isa isa = ctx.isa();
               const Program p = load_program(isa, *in);
-              const CheckResult r = check_program(isa, p);
+              CheckResult r = check_program(isa, p);
+              const auto ext = std::filesystem::path(*in).extension().string();
+              if (ext == ".bin" || is_hex_path(*in)) check_image(isa, read_image(*in), p, r);
               if (!r.ok()) {
                 fmt::print(stderr, "{}", r.report(*in));
                 fmt::print(stderr, "tpugen: {} contract violation(s)\n", r.violations.size());

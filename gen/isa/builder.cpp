@@ -117,8 +117,8 @@ void ProgramBuilder::emit(std::string_view opcode, std::initializer_list<std::pa
     const auto& [name, ref] = *operand;
     in.fields[index] = ref.base();
     for (const auto& [iv, stride] : ref.terms()) {
-      const bool open =
-          std::any_of(open_.begin(), open_.end(), [&](const Iv& o) { return o.id == iv.id && o.level == iv.level; });
+      const bool open = std::any_of(open_.begin(), open_.end(),
+                                    [&used = iv](const Iv& o) { return o.id == used.id && o.level == used.level; });
       if (!open)
         fail("builder.iv_scope",
              fmt::format("operand '{}' uses induction variable '{}' outside its loop", name, iv.name));

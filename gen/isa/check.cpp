@@ -89,7 +89,8 @@ struct MemoryAccessAt {
 
 class Checker {
  public:
-  Checker(const Isa& isa, const Program& program) : isa_(isa), spec_(isa.spec()), program_(program) {}
+  Checker(const Isa& isa, const Program& program, std::size_t max_issues)
+      : isa_(isa), spec_(isa.spec()), program_(program), max_issues_(max_issues) {}
 
   CheckResult run() {
     static_checks();
@@ -104,6 +105,7 @@ class Checker {
   const Isa& isa_;
   const Spec& spec_;
   const Program& program_;
+  std::size_t max_issues_;
   CheckResult result_;
   bool expandable_ = true;  ///< control flow is sane enough for expand()
   std::set<std::tuple<std::size_t, std::string, std::string>> reported_;
@@ -307,7 +309,7 @@ class Checker {
   void check_issue_bound() {
     const Opcode* loop_op = spec_.opcode("loop");
     const Opcode* endloop_op = spec_.opcode("endloop");
-    const auto cap = static_cast<std::int64_t>(kMaxIssues) + 1;
+    const auto cap = static_cast<std::int64_t>(max_issues_) + 1;
     std::vector<std::int64_t> times{1};
     std::int64_t total = 0, worst = 0;
     std::size_t worst_pc = 0;
@@ -324,11 +326,11 @@ class Checker {
         worst_pc = pc;
       }
     }
-    if (total <= static_cast<std::int64_t>(kMaxIssues)) return;
+    if (total <= static_cast<std::int64_t>(max_issues_)) return;
     expandable_ = false;
     add("issue_bound", worst_pc, "issues",
         fmt::format("this instruction issues {}{} times and the program more than {} in all (the expansion bound)",
-                    worst >= cap ? "over " : "", std::min(worst, cap - 1), kMaxIssues));
+                    worst >= cap ? "over " : "", std::min(worst, cap - 1), max_issues_));
   }
 
   /// A safety net: encode() asserts the encoding rule on every field; an
@@ -394,7 +396,7 @@ class Checker {
         result_.issues.push_back(is);
         check_issue(is);
         ++issue_index_;
-      });
+      }, max_issues_);
     } catch (const Error& e) {
       add(rule_for_expand_error(e.rule()), last_pc, "expand", e.message());
       result_.issues.clear();
@@ -683,7 +685,42 @@ std::string CheckResult::report(const std::string& source) const {
   return out;
 }
 
-CheckResult check_program(const Isa& isa, const Program& program) { return Checker(isa, program).run(); }
+CheckResult check_program(const Isa& isa, const Program& program, std::size_t max_issues) {
+  return Checker(isa, program, max_issues).run();
+}
+
+void check_image(const Isa& isa, std::span<const std::uint64_t> words, const Program& program, CheckResult& checked) {
+  const Spec& spec = isa.spec();
+  if (!checked.header.empty()) {
+    const auto given = unpack_header(isa, words);
+    for (std::size_t e = 0; e < spec.header.size() && e < checked.header.size(); ++e) {
+      if (given[e] == checked.header[e]) continue;
+      const HeaderEntry& h = spec.header[e];
+      checked.violations.push_back(
+          {"image.header", 0, 0,
+           fmt::format("the header's {} (imem[{}][{}:{}]) is {}, but the program needs {}", h.name, h.word,
+                       h.lsb + h.width - 1, h.lsb, given[e], checked.header[e]),
+           "header"});
+    }
+  }
+  const auto unused = isa.unused_masks();
+  const auto iwords = static_cast<std::size_t>(spec.iwords);
+  for (std::size_t pc = 0; pc < program.instrs.size(); ++pc) {
+    for (std::size_t w = 0; w < iwords; ++w) {
+      const std::size_t at = static_cast<std::size_t>(spec.nhdr) + pc * iwords + w;
+      if (at >= words.size()) break;
+      const std::uint64_t spare = words[at] & unused[w];
+      if (spare == 0) continue;
+      const Instr& in = program.instrs[pc];
+      const Opcode* op = isa.opcode_of(in);
+      checked.violations.push_back({"image.unused_bits", pc, in.line,
+                                    fmt::format("word {} sets bits {:#x} that belong to no field", w, spare),
+                                    op ? op->name : fmt::format("opcode {}", in.fields[isa.op_index()])});
+    }
+  }
+  std::stable_sort(checked.violations.begin(), checked.violations.end(),
+                   [](const Violation& x, const Violation& y) { return x.pc < y.pc; });
+}
 
 std::vector<std::uint64_t> assemble(const Isa& isa, const Program& program) {
   const CheckResult r = check_program(isa, program);

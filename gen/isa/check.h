@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,18 @@ struct CheckResult {
 
 /// Check every contract. Never throws for a bad program: each problem is a
 /// Violation naming the instruction index, its source line and the rule.
-CheckResult check_program(const Isa& isa, const Program& program);
+/// A program issuing more than `max_issues` instructions breaks issue_bound.
+CheckResult check_program(const Isa& isa, const Program& program, std::size_t max_issues = kMaxIssues);
+
+/// An image against its own instructions, after check_program (`checked`
+/// is its result on `program`, which was decoded from `words`). Appends a
+/// Violation for every header count that differs from the count the program
+/// needs (rule "image.header": the units would wait for work that never
+/// comes, or stop short), when the program expanded; and for every
+/// instruction word with a bit set outside every field (rule
+/// "image.unused_bits": the encoder never sets one, so the image was not
+/// written by it).
+void check_image(const Isa& isa, std::span<const std::uint64_t> words, const Program& program, CheckResult& checked);
 
 /// check_program, then encode_image. Throws tpugen::Error with rule
 /// "check.<contract id>" of the first violation and every violation listed

@@ -84,6 +84,10 @@ std::vector<std::uint64_t> encode_image(const Isa& isa, const Program& program) 
 
 Program decode_image(const Isa& isa, std::span<const std::uint64_t> words, std::string source) {
   const Spec& spec = isa.spec();
+  if (words.size() < static_cast<std::size_t>(spec.nhdr))
+    throw Error("image.truncated",
+                fmt::format("an image needs {} header words; this one has {}", spec.nhdr, words.size()),
+                SourceLoc{source});
   const auto counts = unpack_header(isa, words);
   std::int64_t n = -1;
   for (std::size_t e = 0; e < spec.header.size(); ++e)

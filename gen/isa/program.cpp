@@ -13,7 +13,8 @@ std::string describe_instr(const Isa& isa, const Program& program, std::size_t p
   return fmt::format("instruction {} ({})", pc, name);
 }
 
-void for_each_issue(const Isa& isa, const Program& program, const std::function<void(const Issue&)>& visit) {
+void for_each_issue(const Isa& isa, const Program& program, const std::function<void(const Issue&)>& visit,
+                    std::size_t max_issues) {
   const Spec& spec = isa.spec();
   const std::int64_t depth = spec.isa_constant("LOOP_DEPTH");
   const Opcode& loop_op = spec.opcode_named("loop");
@@ -34,8 +35,8 @@ void for_each_issue(const Isa& isa, const Program& program, const std::function<
     const Instr& in = program.instrs[pc];
     const Opcode* op = isa.opcode_of(in);
     if (!op) fail("expand.unknown_opcode", pc, fmt::format("opcode {} is not in the spec", in.fields[isa.op_index()]));
-    if (++issued > kMaxIssues)
-      fail("expand.too_long", pc, fmt::format("the program issues more than {} instructions", kMaxIssues));
+    if (++issued > max_issues)
+      fail("expand.too_long", pc, fmt::format("the program issues more than {} instructions", max_issues));
     issue.pc = pc;
     issue.opcode = op;
     issue.line = in.line;
@@ -77,9 +78,9 @@ void for_each_issue(const Isa& isa, const Program& program, const std::function<
     fail("expand.loop_balance", program.instrs.size() - 1, fmt::format("{} loop(s) are never closed", stack.size()));
 }
 
-std::vector<Issue> expand(const Isa& isa, const Program& program) {
+std::vector<Issue> expand(const Isa& isa, const Program& program, std::size_t max_issues) {
   std::vector<Issue> out;
-  for_each_issue(isa, program, [&](const Issue& i) { out.push_back(i); });
+  for_each_issue(isa, program, [&](const Issue& i) { out.push_back(i); }, max_issues);
   return out;
 }
 

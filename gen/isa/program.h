@@ -35,12 +35,13 @@ inline constexpr std::size_t kMaxIssues = 4'000'000;
 /// tpugen::Error("expand.*") naming the instruction for control flow the
 /// sequencer could not follow: an unknown opcode, a loop deeper than
 /// LOOP_DEPTH, an endloop without a loop, an unclosed loop, a term on a
-/// level that is not open, or more than kMaxIssues issues.
+/// level that is not open, or more than `max_issues` issues (a caller that
+/// must answer quickly, such as a fuzz harness, passes a smaller bound).
 void for_each_issue(const Isa& isa, const Program& program,
-                    const std::function<void(const Issue&)>& visit);
+                    const std::function<void(const Issue&)>& visit, std::size_t max_issues = kMaxIssues);
 
 /// The whole issue stream.
-std::vector<Issue> expand(const Isa& isa, const Program& program);
+std::vector<Issue> expand(const Isa& isa, const Program& program, std::size_t max_issues = kMaxIssues);
 
 /// "instruction 3 (line 12, mm)" — how every diagnostic names an instruction.
 std::string describe_instr(const Isa& isa, const Program& program, std::size_t pc);

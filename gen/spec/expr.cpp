@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <vector>
 
@@ -15,11 +16,22 @@ struct ExprNode {
   std::string name;  // Name: the identifier; Unary/Binary: the operator; Call: the function
   std::vector<std::shared_ptr<const ExprNode>> args;
   std::size_t offset = 0;
+  int depth = 1;  // the longest path to a leaf, this node included
 };
 
 namespace {
 
 using NodePtr = std::shared_ptr<const ExprNode>;
+
+/// Parsing, evaluating, rendering and freeing an expression all recurse on its
+/// nesting, so an expression nested deeper than this (parentheses, unary
+/// operators, or a long chain of binary ones) is refused rather than allowed
+/// to exhaust the stack.
+constexpr int kMaxDepth = 200;
+
+[[noreturn]] void too_deep(std::size_t offset) {
+  throw ExprError("expr.too_deep", fmt::format("the expression nests deeper than {} levels", kMaxDepth), offset);
+}
 
 struct Token {
   enum Kind { Number, Name, Op, End } kind = End;
@@ -110,9 +122,27 @@ class Parser {
   bool is_word(std::string_view w) const { return peek().kind == Token::Name && peek().text == w; }
   Token take() { return toks_[pos_++]; }
 
+  /// Counts the parser's own recursion (parentheses and unary operators build no node each).
+  class Nesting {
+   public:
+    Nesting(int& depth, std::size_t offset) : depth_(depth) {
+      if (++depth_ > kMaxDepth) too_deep(offset);
+    }
+    ~Nesting() { --depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    int& depth_;
+  };
+
   static NodePtr make(NodeKind kind, std::string name, std::vector<NodePtr> args, std::size_t off,
                       std::int64_t value = 0) {
+    int depth = 0;
+    for (const auto& a : args) depth = std::max(depth, a->depth);
+    if (depth + 1 > kMaxDepth) too_deep(off);
     auto n = std::make_shared<ExprNode>();
+    n->depth = depth + 1;
     n->kind = kind;
     n->name = std::move(name);
     n->args = std::move(args);
@@ -122,6 +152,7 @@ class Parser {
   }
 
   NodePtr conditional() {
+    const Nesting nest(nesting_, peek().offset);
     NodePtr then = or_expr();
     if (is_word("if")) {
       const std::size_t off = take().offset;
@@ -152,6 +183,7 @@ class Parser {
   }
   NodePtr not_expr() {
     if (is_word("not")) {
+      const Nesting nest(nesting_, peek().offset);
       const std::size_t off = take().offset;
       return make(NodeKind::Unary, "not", {not_expr()}, off);
     }
@@ -189,6 +221,7 @@ class Parser {
   NodePtr term() { return left_assoc({"*", "//", "%"}, &Parser::factor); }
   NodePtr factor() {
     if (is_op("-") || is_op("+") || is_op("~")) {
+      const Nesting nest(nesting_, peek().offset);
       Token t = take();
       return make(NodeKind::Unary, t.text, {factor()}, t.offset);
     }
@@ -197,6 +230,7 @@ class Parser {
   NodePtr power() {
     NodePtr base = primary();
     if (is_op("**")) {
+      const Nesting nest(nesting_, peek().offset);
       Token t = take();
       return make(NodeKind::Binary, "**", {base, factor()}, t.offset);
     }
@@ -249,6 +283,7 @@ class Parser {
 
   std::vector<Token> toks_;
   std::size_t pos_ = 0;
+  int nesting_ = 0;
 };
 
 template <typename Op>

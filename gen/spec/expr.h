@@ -5,7 +5,9 @@
 ///   a if c else b | or | and | not | == != < <= > >= | | ^ & | << >>
 ///   | + - | * // % | unary - + ~ | ** | min(..) max(..) abs(.) | names
 /// Names may be dotted (`fields.nr.usable_max`). Nothing else: no calls
-/// besides the three builtins, no attribute access, no strings.
+/// besides the three builtins, no attribute access, no strings. Nesting
+/// deeper than 200 levels (parentheses, unary operators, chains of binary
+/// ones) is refused with expr.too_deep, since every pass over the tree recurses.
 #pragma once
 
 #include <cstdint>

@@ -558,15 +558,17 @@ bool Model::written(std::string_view memory, std::int64_t index) const {
   return lay.dram() || written_.find(memory)->second[static_cast<std::size_t>(index)];
 }
 
-void Model::run(const Program& program) {
+void Model::run(const Program& program, std::size_t max_issues) {
   const Spec& spec = isa_->spec();
   for_each_issue(*isa_, program, [&](const Issue& issue) {
     Executor(*this, program, issue).run();
     for (const Unit& u : spec.units) steps_[u.name] += unit_cost(*isa_, *issue.opcode, u.name, issue.fields);
     ++issues_;
-  });
+  }, max_issues);
 }
 
-void Model::run_image(std::span<const std::uint64_t> words) { run(decode_image(*isa_, words, "image")); }
+void Model::run_image(std::span<const std::uint64_t> words, std::size_t max_issues) {
+  run(decode_image(*isa_, words, "image"), max_issues);
+}
 
 }  // namespace tpugen

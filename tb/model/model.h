@@ -42,10 +42,12 @@ class Model {
   [[nodiscard]] const std::vector<std::int8_t>& dram(std::string_view memory) const;
 
   /// Execute a program. Throws tpugen::Error("model.*") naming the
-  /// instruction for an access outside a memory or a malformed program.
-  void run(const Program& program);
+  /// instruction for an access outside a memory or a malformed program, and
+  /// Error("expand.*") for control flow the sequencer cannot follow or more
+  /// than `max_issues` issues (see for_each_issue).
+  void run(const Program& program, std::size_t max_issues = kMaxIssues);
   /// Decode an image (header + instructions) and run it.
-  void run_image(std::span<const std::uint64_t> words);
+  void run_image(std::span<const std::uint64_t> words, std::size_t max_issues = kMaxIssues);
 
   /// On-chip memory rows (spad, vr, ar): lane values, sign-extended. Every
   /// on-chip row starts 0 and unwritten (the hardware clears nothing). For a

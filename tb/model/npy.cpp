@@ -206,9 +206,10 @@ bool is_int8(const std::string& descr) {
 
 }  // namespace
 
-Int8Matrix read_npy_int8(const std::string& path) {
-  const std::string bytes = read_all(path);
-  const std::string_view all(bytes);
+Int8Matrix read_npy_int8(const std::string& path) { return parse_npy_int8(read_all(path), path); }
+
+Int8Matrix parse_npy_int8(std::string_view bytes, const std::string& path) {
+  const std::string_view all = bytes;
   if (all.substr(0, kMagic.size()) != kMagic)
     fail("npy.magic", path, "not a .npy file (the magic \\x93NUMPY is missing)");
   if (all.size() < kMagic.size() + 2) fail("npy.truncated", path, "the file ends inside the version bytes");
@@ -253,7 +254,7 @@ Int8Matrix read_npy_int8(const std::string& path) {
   return m;
 }
 
-void write_npy_int8(const std::string& path, const Int8Matrix& m) {
+std::string npy_bytes(const Int8Matrix& m, const std::string& path) {
   if (m.rows < 0 || m.cols < 0 ||
       static_cast<std::uint64_t>(m.rows) * static_cast<std::uint64_t>(m.cols) != m.data.size())
     fail("npy.shape", path, fmt::format("a {} x {} matrix cannot hold {} values", m.rows, m.cols, m.data.size()));
@@ -270,6 +271,11 @@ void write_npy_int8(const std::string& path, const Int8Matrix& m) {
   out += static_cast<char>((header.size() >> 8) & 0xff);
   out += header;
   for (std::int8_t v : m.data) out += static_cast<char>(v);
+  return out;
+}
+
+void write_npy_int8(const std::string& path, const Int8Matrix& m) {
+  const std::string out = npy_bytes(m, path);
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!f) fail("npy.io", path, "cannot open the file for writing");
   f.write(out.data(), static_cast<std::streamsize>(out.size()));

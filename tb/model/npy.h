@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tpugen {
@@ -19,5 +20,10 @@ struct Int8Matrix {
 
 Int8Matrix read_npy_int8(const std::string& path);
 void write_npy_int8(const std::string& path, const Int8Matrix& m);
+
+/// The same reader over a file's bytes; `path` names it in errors.
+Int8Matrix parse_npy_int8(std::string_view bytes, const std::string& path);
+/// The bytes write_npy_int8 writes (version 1.0, '|i1', C order).
+std::string npy_bytes(const Int8Matrix& m, const std::string& path = "matrix");
 
 }  // namespace tpugen

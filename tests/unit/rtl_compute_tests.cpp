@@ -179,7 +179,8 @@ TEST_CASE("compute emitters refuse action patterns they do not implement", "[rtl
   }
 }
 
-TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates simulate", "[rtl][compute][tools]") {
+TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates simulate",
+          "[rtl][compute][tools][hdl]") {
   for (const Config& c : kConfigs) {
     const Generated g = generate_config(c);
     for (const std::string m : {"tpu_pe", "tpu_array", "tpu_accu"}) {
@@ -216,7 +217,7 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
   }
 }
 
-TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms", "[rtl][compute][sim]") {
+TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms", "[rtl][compute][sim][hdl]") {
   for (const Config& c : kConfigs) {
     if (c.maxdim == 64 && c.t == 4) continue;  // the array does not depend on MAXDIM
     const Generated g = generate_config(c);
@@ -240,7 +241,8 @@ TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms",
   }
 }
 
-TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mvout with mm", "[rtl][compute][sim]") {
+TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mvout with mm",
+          "[rtl][compute][sim][hdl]") {
   for (const Config& c : kConfigs) {
     const Generated g = generate_config(c);
     const std::vector<int> seeds = c.maxdim == 16 ? std::vector<int>{1, 2} : std::vector<int>{3};

@@ -136,7 +136,7 @@ void check_done(const MockRun& in, const rtl::RtlRunResult& r) {
 
 }  // namespace
 
-TEST_CASE("harness: the mock top runs to done at latency 0", "[rtl_harness]") {
+TEST_CASE("harness: the mock top runs to done at latency 0", "[rtl_harness][hdl]") {
   const MockRun in = mock_inputs(0);
   const auto r = run_mock(in, {});
   check_done(in, r);
@@ -144,7 +144,7 @@ TEST_CASE("harness: the mock top runs to done at latency 0", "[rtl_harness]") {
   CHECK(r.cycles < 60);
 }
 
-TEST_CASE("harness: latency 3 and backpressure slow it down but change nothing else", "[rtl_harness]") {
+TEST_CASE("harness: latency 3 and backpressure slow it down but change nothing else", "[rtl_harness][hdl]") {
   const MockRun in = mock_inputs(0);
   const auto fast = run_mock(in, {});
   rtl::RtlRunOptions opt;
@@ -156,7 +156,7 @@ TEST_CASE("harness: latency 3 and backpressure slow it down but change nothing e
   CHECK(slow.cycles > fast.cycles + 3);
 }
 
-TEST_CASE("harness: a fault is reported with its name, instruction and exit 1", "[rtl_harness]") {
+TEST_CASE("harness: a fault is reported with its name, instruction and exit 1", "[rtl_harness][hdl]") {
   const auto r = run_mock(mock_inputs(kMagicFault), {});
   INFO(r.output);
   CHECK(r.status == "fault");
@@ -166,7 +166,7 @@ TEST_CASE("harness: a fault is reported with its name, instruction and exit 1", 
   CHECK(r.output.find("fault OPCODE") != std::string::npos);
 }
 
-TEST_CASE("harness: a hang times out and names the counters that are short", "[rtl_harness]") {
+TEST_CASE("harness: a hang times out and names the counters that are short", "[rtl_harness][hdl]") {
   const MockRun in = mock_inputs(kMagicHang);
   rtl::RtlRunOptions opt;
   opt.max_cycles = 200;
@@ -187,7 +187,7 @@ TEST_CASE("harness: a hang times out and names the counters that are short", "[r
   CHECK(r.progress[0].count > 0);
 }
 
-TEST_CASE("harness: a request valid dropped before its handshake is a protocol error", "[rtl_harness]") {
+TEST_CASE("harness: a request valid dropped before its handshake is a protocol error", "[rtl_harness][hdl]") {
   rtl::RtlRunOptions opt;
   opt.backpressure = 0.7;
   opt.seed = 3;
@@ -200,7 +200,7 @@ TEST_CASE("harness: a request valid dropped before its handshake is a protocol e
   CHECK(r.protocol_errors[0].find("dram_rd: request valid dropped before the handshake") != std::string::npos);
 }
 
-TEST_CASE("harness: --trace writes an FST waveform", "[rtl_harness]") {
+TEST_CASE("harness: --trace writes an FST waveform", "[rtl_harness][hdl]") {
   const fs::path trace = TPUGEN_BINARY_DIR "/test-cache/mock_trace.fst";
   fs::remove(trace);
   rtl::RtlRunOptions opt;
@@ -210,7 +210,7 @@ TEST_CASE("harness: --trace writes an FST waveform", "[rtl_harness]") {
   CHECK(fs::file_size(trace) > 100);
 }
 
-TEST_CASE("harness: the build is cached under a key of its contents", "[rtl_harness]") {
+TEST_CASE("harness: the build is cached under a key of its contents", "[rtl_harness][hdl]") {
   const fs::path sim = mock_sim();
   const fs::path dir = sim.parent_path();
   CHECK(fs::exists(dir / "stamp"));

@@ -157,7 +157,7 @@ const Module& mover(std::string_view name) {
 
 }  // namespace
 
-TEST_CASE("the movers pass Verilator -Wall, Yosys synth and Icarus at every configuration", "[rtl][movers]") {
+TEST_CASE("the movers pass Verilator -Wall, Yosys synth and Icarus at every configuration", "[rtl][movers][hdl]") {
   struct Config {
     const char* name;
     ParamOverrides params;
@@ -227,7 +227,7 @@ TEST_CASE("a unit pattern the movers do not implement is refused, naming it", "[
   }
 }
 
-TEST_CASE("the movers simulate correctly under random gaps, backpressure and DRAM latency", "[rtl][movers][sim]") {
+TEST_CASE("the movers simulate correctly under random gaps, backpressure and DRAM latency", "[rtl][movers][sim][hdl]") {
   const fs::path small = emit_config("sim_t4_m16", {{"T", 4}, {"MAXDIM", 16}});
   const fs::path wide = emit_config("sim_t8_m32_w2", {{"T", 8}, {"MAXDIM", 32}, {"DMA_WORDS", 2}, {"QD", 5}});
   const fs::path words4 = emit_config("sim_t4_m32_w4", {{"T", 4}, {"MAXDIM", 32}, {"DMA_WORDS", 4}, {"QD", 8}});

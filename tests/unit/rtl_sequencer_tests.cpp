@@ -314,7 +314,7 @@ void require_fault(const RunLog& run, std::int64_t code, std::int64_t pc, std::i
 
 }  // namespace
 
-TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configurations", "[rtl][sequencer]") {
+TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configurations", "[rtl][sequencer][hdl]") {
   struct Job {
     std::string config, tool;
     std::future<test::ShellRun> result;
@@ -347,7 +347,7 @@ TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configu
   }
 }
 
-TEST_CASE("tpu_sequencer: dispatch streams, completion and issue rate", "[rtl][sequencer]") {
+TEST_CASE("tpu_sequencer: dispatch streams, completion and issue rate", "[rtl][sequencer][hdl]") {
   struct Case {
     std::string name;
     Config config;
@@ -398,7 +398,7 @@ TEST_CASE("tpu_sequencer: dispatch streams, completion and issue rate", "[rtl][s
   }
 }
 
-TEST_CASE("tpu_sequencer: faults", "[rtl][sequencer]") {
+TEST_CASE("tpu_sequencer: faults", "[rtl][sequencer][hdl]") {
   const Config c{4, 64};
   const Isa isa = isa_of(c);
   const Spec& spec = isa.spec();
