@@ -30,16 +30,6 @@ std::string to_string(Verdict::Kind k) {
 
 namespace {
 
-/// True when the model wrote some on-chip row (compare_state has rows to compare).
-bool wrote_on_chip(const Isa& isa, const Model& model) {
-  for (const auto& m : isa.spec().memories) {
-    if (m.dram || !m.host.empty()) continue;
-    for (std::int64_t r = 0; r < model.depth(m.name); ++r)
-      if (model.written(m.name, r)) return true;
-  }
-  return false;
-}
-
 /// The model's run of a case, or why the case is not valid.
 struct ModelOutcome {
   std::optional<ModelRun> run;
@@ -100,12 +90,10 @@ Verdict run_both(const Isa& isa, const FuzzCase& c, const RtlSetup& rtl, ModelRu
         return v;
       }
   }
-  if (wrote_on_chip(isa, model)) {
-    const std::string diff = rtl::compare_state(isa, model, r);
-    if (!diff.empty()) {
-      v.kind = Verdict::State;
-      v.detail = diff;
-    }
+  const std::string diff = rtl::compare_state(isa, model, r, /*allow_none=*/true);
+  if (!diff.empty()) {
+    v.kind = Verdict::State;
+    v.detail = diff;
   }
   return v;
 }

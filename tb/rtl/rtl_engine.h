@@ -119,12 +119,15 @@ RtlRunResult run_rtl(const std::filesystem::path& sim, std::span<const std::uint
                      const std::vector<std::int8_t>& a, const std::vector<std::int8_t>& b,
                      const std::vector<std::int8_t>& c, std::int64_t maxdim, const RtlRunOptions& options);
 
-/// The shipped GEMM of a job on the RTL: assemble it (checked), place A and
-/// B, prefill C with job.c_init, run. `image` receives the program image.
 /// Compare every on-chip row the model wrote (Model::written) with the RTL's
 /// final state; empty when they agree, else the first difference.
-std::string compare_state(const Isa& isa, const Model& model, const RtlRunResult& rtl);
+/// A model that wrote no on-chip row is itself a difference ("no written
+/// on-chip row to compare": a test must not pass on nothing) unless
+/// `allow_none` (a fuzz case, or a shrunk one, may write none).
+std::string compare_state(const Isa& isa, const Model& model, const RtlRunResult& rtl, bool allow_none = false);
 
+/// The shipped GEMM of a job on the RTL: assemble it (checked), place A and
+/// B, prefill C with job.c_init, run. `image` receives the program image.
 RtlRunResult run_gemm_rtl(const std::filesystem::path& sim, const Isa& isa, const GemmJob& job,
                           const RtlRunOptions& options, std::vector<std::uint64_t>* image = nullptr);
 
