@@ -41,6 +41,15 @@ Params Context::params() const { return resolve_params(spec, flags, getenv_reade
 Isa Context::isa() const { return Isa(spec, legal_params(spec, flags, getenv_reader)); }
 
 void add_rtl_option_flags(CLI::App& cmd, rtl::RtlOptions& options, const std::string& group) {
+  cmd.add_option_function<std::string>(
+         "--top",
+         [&options](const std::string& v) { options.top = v == "axi" ? rtl::TopKind::Axi : rtl::TopKind::Core; },
+         "the top module: core (tpu_top, valid/ready memory ports) or axi (tpu_axi_top: AXI4 masters and an "
+         "AXI4-Lite ap_ctrl_hs control slave)")
+      ->check(CLI::IsMember({"core", "axi"}))
+      ->type_name("core|axi")
+      ->default_str("core")
+      ->group(group);
   cmd.add_option("--imem-beat", options.imem_beat_words, "64-bit words per imem beat (ImemBeat; default BUS_BYTES / 8)")
       ->check(CLI::Range(1, 64))
       ->group(group);

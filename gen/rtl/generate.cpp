@@ -66,7 +66,7 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   write_file(dir / "files.f", filelist, kIo);
   written.push_back((dir / "files.f").string());
 
-  std::string json = "{\n  \"top\": \"tpu_top\",\n";
+  std::string json = fmt::format("{{\n  \"top\": \"{}\",\n", top_module(ctx.options().top));
   json += fmt::format("  \"spec\": \"{}\",\n  \"spec_sha256\": \"{}\",\n  \"generator\": \"tpugen {}\",\n",
                       std::filesystem::path(ctx.spec().path).filename().string(), ctx.spec().sha256, TPUGEN_VERSION);
   json += "  \"parameters\": {";

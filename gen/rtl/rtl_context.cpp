@@ -17,6 +17,9 @@ std::string upper(std::string_view s) {
 }
 }  // namespace
 
+std::string_view top_kind_name(TopKind kind) { return kind == TopKind::Axi ? "axi" : "core"; }
+std::string_view top_module(TopKind kind) { return kind == TopKind::Axi ? "tpu_axi_top" : "tpu_top"; }
+
 RtlContext::RtlContext(const Isa& isa, RtlOptions options) : isa_(isa), options_(options) {
   const Spec& s = isa_.spec();
   if (options_.imem_beat_words == 0) options_.imem_beat_words = static_cast<int>(isa_.param("BUS_BYTES") / 8);

@@ -21,8 +21,8 @@ std::filesystem::path ensure_simulator(const RtlContext& ctx, const std::filesys
   };
   spec.key_text = fmt::format("tpugen {}\nspec sha256 {}\n", TPUGEN_VERSION, ctx.spec().sha256);
   for (const auto& [name, v] : ctx.isa().params().build_parameters()) spec.key_text += fmt::format("param {}={}\n", name, v);
-  spec.key_text += fmt::format("option imem_beat_words={} c_beat_words={} watchdog_cycles={} inject_bug={}\n",
-                               ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
+  spec.key_text += fmt::format("option top={} imem_beat_words={} c_beat_words={} watchdog_cycles={} inject_bug={}\n",
+                               top_kind_name(ctx.options().top), ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
                                ctx.options().inject_bug);
   spec.description = fmt::format("T={} MAXDIM={}", ctx.param("T"), ctx.param("MAXDIM"));
   if (coverage) {
