@@ -16,18 +16,6 @@ namespace tpugen::rtl {
 
 namespace {
 
-/// The build parameters the RTL uses, in spec order (DMA_WIDEN only sets a
-/// default and reaches no module).
-std::vector<std::string> rtl_parameters(const RtlContext& ctx) {
-  std::set<std::string> used{"T", "QD", "DMA_WORDS"};
-  for (const auto& m : ctx.spec().memories)
-    for (const auto& n : m.depth.names()) used.insert(n);
-  std::vector<std::string> out;
-  for (const auto& p : ctx.spec().parameters)
-    if (used.count(p.name)) out.push_back(p.name);
-  return out;
-}
-
 bool reads_dram(const Spec& s, const std::string& unit) {
   return std::any_of(s.actions.begin(), s.actions.end(), [&](const Action& a) {
     return a.unit == unit && a.kind == ActionKind::Read && s.memory(a.state)->dram;
@@ -85,6 +73,29 @@ std::string derived_parameter(const RtlContext& ctx, const std::string& name) {
 
 }  // namespace
 
+/// The build parameters the RTL uses, in spec order (DMA_WIDEN only sets a
+/// default and reaches no module).
+std::vector<std::string> core_parameters(const RtlContext& ctx) {
+  std::set<std::string> used{"T", "QD", "DMA_WORDS"};
+  for (const auto& m : ctx.spec().memories)
+    for (const auto& n : m.depth.names()) used.insert(n);
+  std::vector<std::string> out;
+  for (const auto& p : ctx.spec().parameters)
+    if (used.count(p.name)) out.push_back(p.name);
+  return out;
+}
+
+std::string top_parameter_decls(const RtlContext& ctx) {
+  std::string o;
+  for (const auto& p : core_parameters(ctx)) o += fmt::format("  parameter int {} = {},\n", p, ctx.param(p));
+  // VW and AW size the ports, so they are parameters too, derived from the
+  // spec's expressions; they are not meant to be overridden.
+  for (const char* n : {"VW", "AW"}) o += derived_parameter(ctx, n);
+  o += fmt::format("  parameter int ImemBeat = {},\n  parameter int CBeat    = {},\n  parameter int Watchdog = {}\n",
+                   ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles);
+  return o;
+}
+
 std::string emit_tpu_top(const RtlContext& ctx) {
   const Spec& s = ctx.spec();
   std::string o = ctx.file_header("tpu_top", "the TinyTPU-isa core");
@@ -92,18 +103,12 @@ std::string emit_tpu_top(const RtlContext& ctx) {
        "// with its resolved operands and each unit's step count, to the queues of the\n"
        "// units its actions reach. Units stream rows to each other over the channels\n"
        "// the spec's emit/receive actions name. See docs/microarch.md.\n//\n// Parameters:\n";
-  for (const auto& p : rtl_parameters(ctx))
+  for (const auto& p : core_parameters(ctx))
     o += fmt::format("//   {:<10} {}\n", p, s.parameter(p)->role);
   o += "//   ImemBeat   64-bit words per imem beat\n"
        "//   CBeat      packed operand words per C write beat (a power of two)\n"
        "//   Watchdog   cycles without progress before FAULT_HANG\n";
-  o += "module tpu_top #(\n";
-  for (const auto& p : rtl_parameters(ctx)) o += fmt::format("  parameter int {} = {},\n", p, ctx.param(p));
-  // VW and AW size the ports, so they are parameters too, derived from the
-  // spec's expressions; they are not meant to be overridden.
-  for (const char* n : {"VW", "AW"}) o += derived_parameter(ctx, n);
-  o += fmt::format("  parameter int ImemBeat = {},\n  parameter int CBeat    = {},\n  parameter int Watchdog = {}\n) (\n",
-                   ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles);
+  o += "module tpu_top #(\n" + top_parameter_decls(ctx) + ") (\n";
   o += R"(  input  logic clk_i,
   input  logic rst_ni,
   // control and status

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rtl/rtl_context.h"
 
@@ -21,6 +22,15 @@ std::string emit_tpu_array(const RtlContext& ctx);      ///< the T x T weight-st
 std::string emit_tpu_pe(const RtlContext& ctx);         ///< one processing element
 std::string emit_tpu_accu(const RtlContext& ctx);       ///< the accumulator unit
 std::string emit_tpu_dma_st(const RtlContext& ctx);     ///< results to C
+std::string emit_tpu_axi_ctrl(const RtlContext& ctx);   ///< the AXI4-Lite control slave (--top axi)
+std::string emit_tpu_axi_top(const RtlContext& ctx);    ///< the core behind AXI4 (--top axi)
+
+/// The build parameters the core's modules use, in spec order.
+std::vector<std::string> core_parameters(const RtlContext& ctx);
+/// The parameter declarations of a top (tpu_top, tpu_axi_top): the core's
+/// build parameters, VW and AW, ImemBeat, CBeat and Watchdog, each line
+/// "  parameter int NAME = value,"; the last without its comma.
+std::string top_parameter_decls(const RtlContext& ctx);
 
 /// The members of tpu_pkg::instr_t, one `logic [<scope>W-1:0] name;` line
 /// each, for the package and for a unit's local copy of the type (scope

@@ -22,15 +22,23 @@ const std::vector<Emitter>& emitters() {
       {"tpu_accu", "accu: the accumulator registers and their ALU", emit_tpu_accu},
       {"tpu_dma_st", "dma_st: result rows to C", emit_tpu_dma_st},
       {"tpu_top", "the TinyTPU-isa core", emit_tpu_top},
+      {"tpu_axi_ctrl", "the AXI4-Lite control slave (ap_ctrl_hs)", emit_tpu_axi_ctrl, true},
+      {"tpu_axi_top", "the core behind AXI4 (an RTL kernel)", emit_tpu_axi_top, true},
   };
   return table;
 }
 
-std::vector<std::string> primitive_files() {
+std::vector<std::string> primitive_files(TopKind top) {
   std::vector<std::string> out;
-  for (const auto& e : std::filesystem::directory_iterator(TPUGEN_RTL_PRIMITIVES))
-    if (e.path().extension() == ".sv") out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
+  auto add = [&out](const std::filesystem::path& dir) {
+    std::vector<std::string> here;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".sv") here.push_back(e.path().string());
+    std::sort(here.begin(), here.end());
+    out.insert(out.end(), here.begin(), here.end());
+  };
+  add(TPUGEN_RTL_PRIMITIVES);
+  if (top == TopKind::Axi) add(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / "axi");
   return out;
 }
 
@@ -53,13 +61,14 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
     order.push_back(name);
   };
   emit_one(table.front());
-  for (const auto& p : primitive_files()) {
+  for (const auto& p : primitive_files(ctx.options().top)) {
     const std::string name = std::filesystem::path(p).filename().string();
     write_file(dir / name, read_file(p, kIo), kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   }
-  for (std::size_t i = 1; i < table.size(); ++i) emit_one(table[i]);
+  for (std::size_t i = 1; i < table.size(); ++i)
+    if (!table[i].axi_only || ctx.options().top == TopKind::Axi) emit_one(table[i]);
 
   std::string filelist;
   for (const auto& n : order) filelist += n + "\n";

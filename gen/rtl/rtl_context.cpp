@@ -33,6 +33,7 @@ RtlContext::RtlContext(const Isa& isa, RtlOptions options) : isa_(isa), options_
   if (!options_.inject_bug.empty()) (void)injected_bug(options_.inject_bug);  // throws for an unknown name
   if (options_.watchdog_cycles < 16)
     throw Error("rtl.options", fmt::format("Watchdog = {}: at least 16 cycles", options_.watchdog_cycles));
+  if (options_.top == TopKind::Axi) load_axi();
   const int vw = static_cast<int>(isa_.param("VW"));
   const int aw = static_cast<int>(isa_.param("AW"));
   for (const auto& a : s.actions) {
@@ -60,6 +61,58 @@ RtlContext::RtlContext(const Isa& isa, RtlOptions options) : isa_(isa), options_
       channels_.push_back(c);
     }
   }
+}
+
+const AxiTopSpec& RtlContext::axi() const {
+  if (!axi_) throw Error("rtl.axi", "this configuration's top is not the AXI top (--top axi)");
+  return *axi_;
+}
+
+void RtlContext::load_axi() {
+  const std::string path =
+      options_.axi_spec_path.empty() ? axi_top_spec_path(spec().path) : options_.axi_spec_path;
+  axi_ = load_axi_top_spec(path);
+  const auto scope = isa_.params().scope();
+  std::int64_t bytes = 0;
+  try {
+    bytes = axi_->master.data_bytes.eval(scope);
+  } catch (const ExprError& e) {
+    throw Error("axi.spec", fmt::format("master.data_bytes '{}': {}", axi_->master.data_bytes.text(), e.what()),
+                SourceLoc{path});
+  }
+  if (bytes < 4 || bytes > 128 || (bytes & (bytes - 1)) != 0)
+    throw Error("rtl.axi", fmt::format("the AXI data bus is {} bytes ({}); it must be a power of two, 4 .. 128", bytes,
+                                       axi_->master.data_bytes.text()));
+  axi_data_bytes_ = static_cast<int>(bytes);
+  // Each of the core's memory ports moves a power of two bytes, no wider
+  // than the bus: AXI sizes a beat as 2^AxSIZE bytes in its own lanes.
+  const std::int64_t vw_bytes = isa_.param("VW") / 8;
+  const struct {
+    const char* port;
+    std::int64_t bytes;
+    const char* what;
+  } ports[] = {{"imem", 8 * std::int64_t{options_.imem_beat_words}, "ImemBeat * 8"},
+               {"dram_rd", isa_.param("DMA_WORDS") * vw_bytes, "DMA_WORDS * T"},
+               {"dram_wr", std::int64_t{options_.c_beat_words} * vw_bytes, "CBeat * T"}};
+  for (const auto& p : ports) {
+    if (!axi_->master.stream(p.port))
+      throw Error("axi.spec", fmt::format("master.streams has no stream for the core's port {}", p.port),
+                  SourceLoc{path});
+    if (p.bytes > bytes || (p.bytes & (p.bytes - 1)) != 0)
+      throw Error("rtl.axi", fmt::format("the {} port moves {} = {} bytes a beat; the AXI top needs a power of two no "
+                                         "wider than the {}-byte bus",
+                                         p.port, p.what, p.bytes, bytes));
+  }
+  for (const auto& st : axi_->master.streams)
+    if (st.port != "imem" && st.port != "dram_rd" && st.port != "dram_wr")
+      throw Error("axi.spec", fmt::format("stream '{}' is none of the core's memory ports (imem, dram_rd, dram_wr)",
+                                          st.port), st.loc);
+  if (axi_->master.stream("imem")->id == axi_->master.stream("dram_rd")->id)
+    throw Error("axi.spec", "the two read streams (imem, dram_rd) need different IDs: their R beats are told apart by RID",
+                axi_->master.stream("dram_rd")->loc);
+  if (axi_->master.stream("dram_rd")->bases.size() != 2)
+    throw Error("axi.spec", "the dram_rd stream needs two bases (A for sel 0, B for sel 1)",
+                axi_->master.stream("dram_rd")->loc);
 }
 
 std::string RtlContext::op_const(std::string_view opcode) const {

@@ -16,6 +16,7 @@
 
 #include "isa/derive.h"
 #include "isa/instr.h"
+#include "rtl/axi_spec.h"
 
 namespace tpugen::rtl {
 
@@ -40,6 +41,8 @@ struct RtlOptions {
   /// For testing the fuzzer only: a deliberate defect by name
   /// (rtl/injected_bugs.h); empty builds the correct core.
   std::string inject_bug;
+  /// The AXI top's spec (spec/axi_top.yaml); empty: axi_top.yaml beside the ISA spec. Read only for TopKind::Axi.
+  std::string axi_spec_path;
 };
 
 /// One channel between two units: the port an action emits on and another
@@ -69,6 +72,10 @@ class RtlContext {
   [[nodiscard]] const Spec& spec() const { return isa_.spec(); }
   [[nodiscard]] const RtlOptions& options() const { return options_; }
   [[nodiscard]] std::int64_t param(std::string_view name) const { return isa_.param(name); }
+  /// The AXI top's host interface (TopKind::Axi only; Error("rtl.axi") otherwise).
+  [[nodiscard]] const AxiTopSpec& axi() const;
+  /// Bytes of the AXI data bus: the AXI spec's data_bytes over the build parameters.
+  [[nodiscard]] int axi_data_bytes() const { return axi_data_bytes_; }
   /// True when the options ask for the named deliberate defect.
   [[nodiscard]] bool injected(std::string_view bug) const { return options_.inject_bug == bug; }
 
@@ -104,6 +111,9 @@ class RtlContext {
   Isa isa_;
   RtlOptions options_;
   std::vector<Channel> channels_;
+  void load_axi();
+  std::optional<AxiTopSpec> axi_;
+  int axi_data_bytes_ = 0;
 };
 
 }  // namespace tpugen::rtl

@@ -3,26 +3,29 @@
 # The portability gates on one generated configuration: Verilator -Wall lint
 # with no warning, Yosys 0.23 (read_verilog -sv, hierarchy -check, proc,
 # check -assert, synth) with no latch cell, and an Icarus -g2012 compile.
+# The top is the one the configuration names (params.json: tpu_top, or
+# tpu_axi_top with --top axi).
 set -euo pipefail
 tpugen="$1"; work="$2"; shift 2
 rm -rf "$work"; mkdir -p "$work"
 "$tpugen" gen "$@" --out "$work/rtl" > "$work/gen.log"
 cd "$work/rtl"
 mapfile -t files < files.f
+top=$(python3 -c 'import json; print(json.load(open("params.json"))["top"])')
 
 echo "== verilator --lint-only -Wall"
-verilator --lint-only -Wall --top-module tpu_top "${files[@]}" 2>&1 | tee ../verilator.log
+verilator --lint-only -Wall --top-module "$top" "${files[@]}" 2>&1 | tee ../verilator.log
 if grep -q "%Warning\|%Error" ../verilator.log; then echo "gates.sh: Verilator reported warnings" >&2; exit 1; fi
 
 echo "== yosys"
 reads=""
 for f in "${files[@]}"; do reads="$reads read_verilog -sv $f;"; done
-yosys -q -l ../yosys.log -p "$reads hierarchy -check -top tpu_top; proc; check -assert; synth -top tpu_top; select -assert-none t:\$dlatch* t:\$_DLATCH*; stat" > /dev/null
+yosys -q -l ../yosys.log -p "$reads hierarchy -check -top $top; proc; check -assert; synth -top $top; select -assert-none t:\$dlatch* t:\$_DLATCH*; stat" > /dev/null
 if grep -qi "warning" ../yosys.log; then grep -i warning ../yosys.log; echo "gates.sh: Yosys reported warnings" >&2; exit 1; fi
-grep -A40 "=== tpu_top ===\|=== design hierarchy ===" ../yosys.log | tail -40
+grep -A40 "=== $top ===\|=== design hierarchy ===" ../yosys.log | tail -40
 
 echo "== iverilog -g2012"
-iverilog -g2012 -o ../icarus.vvp -s tpu_top "${files[@]}" 2>&1 | tee ../iverilog.log
+iverilog -g2012 -o ../icarus.vvp -s "$top" "${files[@]}" 2>&1 | tee ../iverilog.log
 # Icarus 11 notes that it ignores `unique` on case statements and cannot read
 # struct members in some always_comb sensitivity lists; both are documented in
 # docs/microarch.md. Anything else it prints fails the gate.

@@ -1,0 +1,181 @@
+// tpu_axi_rd: one read stream of the core as AXI4 read bursts.
+//
+// Hand-written primitive of tpugen, copied unchanged into every AXI
+// configuration (tpugen gen --top axi).
+//
+// The core asks for ReqBytes bytes at a time, each request aligned to its
+// size. Requests that follow each other in consecutive cycles at consecutive
+// addresses join one INCR burst of narrow beats (AxSIZE = log2(ReqBytes)):
+// a burst is open while the next request continues it, and is issued on AR
+// in the first cycle that does not, when it reaches MaxBurst beats, or when
+// the next beat would start a new Boundary-byte page (AXI: no burst crosses
+// 4 KB). The cost is one cycle from the last request of a burst to its AR.
+// Up to Outstanding bursts are in flight; their beats come back in order
+// (one ID), and each beat's ReqBytes lane (the address's byte lanes, as AXI
+// places a narrow transfer) is the response to the core.
+//
+// Stream rules (PULP common_cells): ar_valid_o never depends on ar_ready_i
+// and the AR payload holds until the handshake; rsp_valid_o passes r_valid_i
+// through, whose payload AXI holds stable.
+//
+// Parameters:
+//   AddrW        address bits
+//   DataBytes    bytes of the AXI data bus (a power of two)
+//   ReqBytes     bytes of one core request (a power of two, <= DataBytes)
+//   IdW, Id      the AXI ID width and this stream's ID
+//   MaxBurst     beats of the longest burst (<= 256)
+//   Boundary     bytes of the page no burst crosses (4096)
+//   Outstanding  bursts issued and not yet fully answered
+module tpu_axi_rd #(
+  parameter int AddrW       = 64,
+  parameter int DataBytes   = 64,
+  parameter int ReqBytes    = 8,
+  parameter int IdW         = 1,
+  parameter int Id          = 0,
+  parameter int MaxBurst    = 16,
+  parameter int Boundary    = 4096,
+  parameter int Outstanding = 8
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+  // the core's requests: absolute byte addresses
+  input  logic                   req_valid_i,
+  output logic                   req_ready_o,
+  input  logic [AddrW-1:0]       req_addr_i,
+  // the core's responses, in request order
+  output logic                   rsp_valid_o,
+  input  logic                   rsp_ready_i,
+  output logic [ReqBytes*8-1:0]  rsp_data_o,
+  // AXI4 read address
+  output logic                   ar_valid_o,
+  input  logic                   ar_ready_i,
+  output logic [AddrW-1:0]       ar_addr_o,
+  output logic [7:0]             ar_len_o,
+  output logic [2:0]             ar_size_o,
+  output logic [IdW-1:0]         ar_id_o,
+  // AXI4 read data of this stream's ID
+  input  logic                   r_valid_i,
+  output logic                   r_ready_o,
+  input  logic [DataBytes*8-1:0] r_data_i,
+  input  logic [1:0]             r_resp_i,
+  input  logic                   r_last_i,
+  // a beat came back with a response other than OKAY, or RLAST misplaced
+  output logic                   err_o
+);
+
+  localparam int NLanes = DataBytes / ReqBytes;
+  localparam int LaneW  = (NLanes > 1) ? $clog2(NLanes) : 1;
+  localparam int PageW  = $clog2(Boundary);
+  localparam int TrkW   = LaneW + 8;
+
+  // --- The open burst -------------------------------------------------------
+  logic             open_q;
+  logic [AddrW-1:0] open_addr_q, open_next_q;
+  logic [7:0]       open_len_q;  // beats - 1
+
+  logic             ar_valid_q;
+  logic [AddrW-1:0] ar_addr_q;
+  logic [7:0]       ar_len_q;
+
+  logic trk_push_ready, trk_valid, trk_pop;
+  logic [TrkW-1:0] trk_push_data, trk_data;
+  logic [$clog2(Outstanding+1)-1:0] trk_usage;
+
+  logic contig, absorb, can_close, close, start_new;
+  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(MaxBurst - 1))
+                   && (open_next_q[PageW-1:0] != '0);
+  assign absorb    = req_valid_i && contig;
+  assign can_close = (!ar_valid_q || ar_ready_i) && trk_push_ready;
+  assign close     = open_q && !absorb && can_close;
+  assign start_new = req_valid_i && !contig && (!open_q || close);
+  assign req_ready_o = absorb || start_new;
+
+  function automatic logic [LaneW-1:0] lane_of(input logic [AddrW-1:0] addr);
+    if (NLanes > 1) lane_of = LaneW'(addr >> $clog2(ReqBytes));
+    else lane_of = '0;
+  endfunction
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      open_q      <= 1'b0;
+      open_addr_q <= '0;
+      open_next_q <= '0;
+      open_len_q  <= '0;
+    end else if (absorb) begin
+      open_len_q  <= open_len_q + 8'd1;
+      open_next_q <= open_next_q + AddrW'(ReqBytes);
+    end else if (start_new) begin
+      open_q      <= 1'b1;
+      open_addr_q <= req_addr_i;
+      open_next_q <= req_addr_i + AddrW'(ReqBytes);
+      open_len_q  <= '0;
+    end else if (close) begin
+      open_q <= 1'b0;
+    end
+  end
+
+  // --- AR ---------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ar_valid_q <= 1'b0;
+      ar_addr_q  <= '0;
+      ar_len_q   <= '0;
+    end else if (close) begin
+      ar_valid_q <= 1'b1;
+      ar_addr_q  <= open_addr_q;
+      ar_len_q   <= open_len_q;
+    end else if (ar_ready_i) begin
+      ar_valid_q <= 1'b0;
+    end
+  end
+
+  assign ar_valid_o = ar_valid_q;
+  assign ar_addr_o  = ar_addr_q;
+  assign ar_len_o   = ar_len_q;
+  assign ar_size_o  = 3'($clog2(ReqBytes));
+  assign ar_id_o    = IdW'(Id);
+
+  // --- Bursts in flight: first lane and length, in issue order ------------------
+  assign trk_push_data = {lane_of(open_addr_q), open_len_q};
+
+  tpu_fifo #(
+    .Width(TrkW),
+    .Depth(Outstanding)
+  ) u_bursts (
+    .clk_i,
+    .rst_ni,
+    .valid_i(close),
+    .ready_o(trk_push_ready),
+    .data_i (trk_push_data),
+    .valid_o(trk_valid),
+    .ready_i(trk_pop),
+    .data_o (trk_data),
+    .usage_o(trk_usage)
+  );
+
+  // --- R: one beat, one response --------------------------------------------------
+  logic [7:0]       beat_q;
+  logic [7:0]       trk_len;
+  logic [LaneW-1:0] trk_lane, lane;
+  logic             r_fire, r_final;
+  assign trk_len  = trk_data[7:0];
+  assign trk_lane = trk_data[TrkW-1:8];
+  assign lane     = (NLanes > 1) ? LaneW'(trk_lane + LaneW'(beat_q)) : '0;
+
+  assign rsp_valid_o = r_valid_i && trk_valid;
+  assign r_ready_o   = rsp_ready_i && trk_valid;
+  assign rsp_data_o  = r_data_i[32'(lane) * ReqBytes * 8 +: ReqBytes * 8];
+  assign r_fire      = r_valid_i && r_ready_o;
+  assign r_final     = (beat_q == trk_len);
+  assign trk_pop     = r_fire && r_final;
+  assign err_o       = r_fire && ((r_resp_i != 2'b00) || (r_last_i != r_final));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) beat_q <= '0;
+    else if (r_fire) beat_q <= r_final ? 8'd0 : beat_q + 8'd1;
+  end
+
+  logic unused_usage;
+  assign unused_usage = ^trk_usage;
+
+endmodule
