@@ -83,6 +83,7 @@ fs::path simulator(const rtl::RtlContext& rctx, const FuzzOpts& o) {
     std::ofstream(into / "sim_config.h") << rtl::sim_config_header(rctx);
   };
   spec.key_text = fmt::format("user RTL {}\n", dir.string());
+  spec.top = std::string(rtl::top_module(rctx.options().top));
   spec.description = fmt::format("the RTL in {}", dir.string());
   return rtl::cached_sim_build(root, spec, progress);
 }

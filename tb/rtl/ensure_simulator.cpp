@@ -24,7 +24,9 @@ std::filesystem::path ensure_simulator(const RtlContext& ctx, const std::filesys
   spec.key_text += fmt::format("option top={} imem_beat_words={} c_beat_words={} watchdog_cycles={} inject_bug={}\n",
                                top_kind_name(ctx.options().top), ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
                                ctx.options().inject_bug);
-  spec.description = fmt::format("T={} MAXDIM={}", ctx.param("T"), ctx.param("MAXDIM"));
+  spec.top = std::string(top_module(ctx.options().top));
+  spec.description = fmt::format("{}T={} MAXDIM={}", ctx.options().top == TopKind::Axi ? "AXI top, " : "",
+                                 ctx.param("T"), ctx.param("MAXDIM"));
   if (coverage) {
     spec.key_text += "coverage\n";
     spec.extra_flags.emplace_back("--coverage");

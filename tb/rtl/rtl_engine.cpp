@@ -157,6 +157,40 @@ std::string params_text(const RtlContext& ctx) {
   return s;
 }
 
+/// The AXI top's facts for its harness: the bus, the streams' IDs, the
+/// control registers' fields by name, and accessors of the ports whose
+/// names carry the bundles' names (m_axi_<bundle>_*, s_axi_<bundle>_*).
+std::string axi_sim_config(const RtlContext& ctx) {
+  const AxiTopSpec& a = ctx.axi();
+  std::string o = fmt::format(
+      "// The AXI top (from {}, sha256 {}).\ninline constexpr unsigned kAxiDataBytes = {};\n"
+      "inline constexpr unsigned kAxiAddrBits = {};\ninline constexpr unsigned kAxiIdBits = {};\n"
+      "inline constexpr unsigned kAxiMaxBurst = {};\n",
+      fs::path(a.path).filename().string(), a.sha256, ctx.axi_data_bytes(), a.master.addr_bits, a.master.id_bits,
+      a.master.max_burst_beats);
+  o += "/// A control register field: its register's byte offset, its bits.\n"
+       "struct Field {\n  unsigned offset;\n  unsigned lsb;\n  unsigned width;\n};\nnamespace reg {\n";
+  for (const auto& r : a.control.registers)
+    for (const auto& f : r.fields)
+      o += fmt::format("inline constexpr Field {} = {{{:#x}, {}, {}}};  // {}.{}\n", f.name, r.offset, f.lsb, f.width,
+                       r.name, access_name(f.access));
+  o += "}  // namespace reg\n\n/// The AXI ports by channel signal.\nstruct MasterPins {\n";
+  const std::string mp = "m_axi_" + a.master.bundle + "_", sp = "s_axi_" + a.control.bundle + "_";
+  for (const char* sig : {"AWVALID", "AWREADY", "AWADDR", "AWID", "AWLEN", "AWSIZE", "AWBURST", "AWLOCK", "AWCACHE",
+                          "AWPROT", "WVALID", "WREADY", "WDATA", "WSTRB", "WLAST", "BVALID", "BREADY", "BRESP", "BID",
+                          "ARVALID", "ARREADY", "ARADDR", "ARID", "ARLEN", "ARSIZE", "ARBURST", "ARLOCK", "ARCACHE",
+                          "ARPROT", "RVALID", "RREADY", "RDATA", "RRESP", "RLAST", "RID"})
+    o += fmt::format("  static auto& {0}(Dut& d) {{ return d.{1}{0}; }}\n", sig, mp);
+  // Verilator escapes a port named after a C++ word: `interrupt` is __SYM__interrupt.
+  o += "  static auto& interrupt(Dut& d) { return d.__SYM__interrupt; }\n";
+  o += "};\nstruct ControlPins {\n";
+  for (const char* sig : {"AWVALID", "AWREADY", "AWADDR", "WVALID", "WREADY", "WDATA", "WSTRB", "BVALID", "BREADY",
+                          "BRESP", "ARVALID", "ARREADY", "ARADDR", "RVALID", "RREADY", "RDATA", "RRESP"})
+    o += fmt::format("  static auto& {0}(Dut& d) {{ return d.{1}{0}; }}\n", sig, sp);
+  o += "};\n\n";
+  return o;
+}
+
 }  // namespace
 
 std::string sim_config_header(const RtlContext& ctx) {
@@ -166,8 +200,14 @@ std::string sim_config_header(const RtlContext& ctx) {
       "// sim_config.h: the configuration facts the Verilator harness (sim_main.cpp)\n"
       "// needs, derived by tpugen {} from {} (sha256 {}).\n"
       "// Parameters: {}. Do not edit.\n"
-      "#pragma once\n\nnamespace sim_config {{\n\n",
-      TPUGEN_VERSION, fs::path(spec.path).filename().string(), spec.sha256, params_text(ctx));
+      "#pragma once\n\n#include \"V{}.h\"\n\nnamespace sim_config {{\n\n",
+      TPUGEN_VERSION, fs::path(spec.path).filename().string(), spec.sha256, params_text(ctx),
+      top_module(ctx.options().top));
+  const bool axi = ctx.options().top == TopKind::Axi;
+  o += fmt::format("/// The top this simulator drives.\nusing Dut = V{0};\ninline constexpr const char* kTopModule = \"{0}\";\n"
+                   "inline constexpr bool kAxiTop = {1};\n\n",
+                   top_module(ctx.options().top), axi ? "true" : "false");
+  if (axi) o += axi_sim_config(ctx);
   o += "/// A progress counter of progress_o and the header slice holding its count.\n"
        "struct Counter {\n  const char* name;\n  const char* unit;\n  unsigned hdr_word;\n  unsigned hdr_lsb;\n"
        "  unsigned hdr_width;\n};\n\n";
@@ -196,7 +236,8 @@ std::string sim_config_header(const RtlContext& ctx) {
        "inline constexpr Memory kMemories[] = {\n";
   for (const auto& m : spec.memories) {
     if (m.dram || !m.host.empty()) continue;
-    o += fmt::format("    {{\"{}\", \"TOP.tpu_top.u_{}.u_{}.mem_q\", {}, {}}},\n", m.name, m.owner, m.name,
+    o += fmt::format("    {{\"{}\", \"TOP.{}.u_{}.u_{}.mem_q\", {}, {}}},\n", m.name,
+                     axi ? "tpu_axi_top.u_core" : "tpu_top", m.owner, m.name,
                      m.depth.eval(ctx.isa().params().scope()), m.row_bits.eval(ctx.isa().params().scope()));
   }
   o += "};\n\n// fault_unit_o: tpu_pkg::UNIT_*.\ninline constexpr const char* kUnitNames[] = {";
@@ -224,12 +265,15 @@ std::string sim_config_header(const RtlContext& ctx) {
 
 std::vector<fs::path> harness_sources() {
   const fs::path dir(TPUGEN_TB_RTL_DIR);
-  return {dir / "sim_main.cpp", dir / "memory_models.h"};
+  return {dir / "sim_main.cpp",   dir / "sim_common.h", dir / "core_harness.h", dir / "axi_harness.h",
+          dir / "memory_models.h", dir / "axi_types.h",  dir / "axi_memory.h",   dir / "axi_checker.h",
+          dir / "axi_lite.h"};
 }
 
-std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra) {
+std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra,
+                                       const std::string& top) {
   std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2", "--x-assign", "unique", "--x-initial",
-                                   "unique", "--trace-fst", "--vpi", "-O2", "--top-module", "tpu_top", "-f", "files.f",
+                                   "unique", "--trace-fst", "--vpi", "-O2", "--top-module", top, "-f", "files.f",
                                    "sim_main.cpp", "-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS",
                                    "-I" + dir.string()};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -247,7 +291,7 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     // The key: the caller's identity text, the Verilator version and command
     // line, and every file the build compiles.
     std::string args_text;
-    for (const auto& a : verilator_args("<dir>", spec.extra_flags)) args_text += " " + a;
+    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top)) args_text += " " + a;
     const std::string key_text = spec.key_text + "verilator " + command_output("verilator --version 2>&1") +
                                  "args" + args_text + "\n" + contents_digest(tmp);
     const std::string key = sha256_hex(key_text).substr(0, 20);
@@ -268,7 +312,7 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
                            final_dir.string()));
     const auto t0 = std::chrono::steady_clock::now();
     std::string cmd = "cd " + shell_quote(tmp.string()) + " && verilator";
-    for (const auto& a : verilator_args(tmp, spec.extra_flags)) cmd += " " + shell_quote(a);
+    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top)) cmd += " " + shell_quote(a);
     cmd += " > verilate.log 2>&1";
     if (const int rc = run_shell(cmd); rc != 0)
       throw Error("rtl.verilator",

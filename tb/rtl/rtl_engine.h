@@ -34,7 +34,8 @@ using BuildProgress = std::function<void(const std::string&)>;
 /// names, all derived from the spec and the generated package.
 std::string sim_config_header(const RtlContext& ctx);
 
-/// The harness sources copied into every build (sim_main.cpp, memory_models.h).
+/// The harness sources copied into every build (sim_main.cpp and the headers
+/// it includes: the harnesses of both tops and their memory models).
 std::vector<std::filesystem::path> harness_sources();
 
 /// A cached Verilator build of whatever `populate` writes into a directory
@@ -44,10 +45,12 @@ struct SimBuildSpec {
   std::string key_text;                   ///< what identifies the build besides the files' contents
   std::vector<std::string> extra_flags;   ///< extra Verilator arguments (e.g. -G overrides)
   std::string description;                ///< for the progress line, e.g. "T=4 MAXDIM=16"
+  std::string top = "tpu_top";            ///< the top module (sim_config.h must include its V<top>.h)
 };
 
 /// The Verilator command line (arguments after `verilator`) for a build dir.
-std::vector<std::string> verilator_args(const std::filesystem::path& dir, const std::vector<std::string>& extra);
+std::vector<std::string> verilator_args(const std::filesystem::path& dir, const std::vector<std::string>& extra,
+                                       const std::string& top = "tpu_top");
 
 /// Populate a private directory, hash the key text with every file's
 /// contents, and verilate into `<root>/rtl/<key>/` unless a finished build
