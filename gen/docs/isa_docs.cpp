@@ -7,43 +7,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "docs/markdown.h"
 #include "isa/derive.h"
 
 namespace tpugen {
 
 namespace {
 
-/// A Markdown table writer; cells are escaped for pipes.
-class Table {
- public:
-  explicit Table(std::vector<std::string> header) : header_(std::move(header)) {}
-  void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
-  [[nodiscard]] std::string str() const {
-    std::string out = line(header_);
-    std::vector<std::string> rule(header_.size(), "---");
-    out += line(rule);
-    for (const auto& r : rows_) out += line(r);
-    return out + "\n";
-  }
-
- private:
-  static std::string esc(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-      if (c == '|') o += "\\|";
-      else if (c == '\n') o += ' ';
-      else o += c;
-    }
-    return o;
-  }
-  static std::string line(const std::vector<std::string>& cells) {
-    std::string o = "|";
-    for (const auto& c : cells) o += " " + esc(c) + " |";
-    return o + "\n";
-  }
-  std::vector<std::string> header_;
-  std::vector<std::vector<std::string>> rows_;
-};
 
 std::string bits(const Field& f) { return fmt::format("[{}:{}]", f.msb(), f.lsb); }
 
@@ -274,8 +244,9 @@ std::string render_isa_markdown(const Spec& spec) {
   return out;
 }
 
-std::string docs_drift(const Spec& spec, const std::string& path) {
-  const std::string want = render_isa_markdown(spec);
+std::string docs_drift(const Spec& spec, const std::string& path) { return text_drift(render_isa_markdown(spec), path); }
+
+std::string text_drift(const std::string& want, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return fmt::format("{} does not exist", path);
   std::ostringstream ss;

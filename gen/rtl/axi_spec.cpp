@@ -116,7 +116,8 @@ void validate(const AxiTopSpec& s) {
       }
   }
   if (!power_of_two(s.master.boundary_bytes))
-    throw Error(std::string(kSpec), fmt::format("boundary_bytes {} is not a power of two", s.master.boundary_bytes));
+    throw Error(std::string(kSpec), fmt::format("boundary_bytes {} is not a power of two", s.master.boundary_bytes),
+                SourceLoc{s.path});
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "rtl/emitters.h"
+#include "rtl/injected_bugs.h"
 #include "spec/file_io.h"
 
 namespace tpugen::rtl {
@@ -63,7 +64,10 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   emit_one(table.front());
   for (const auto& p : primitive_files(ctx.options().top)) {
     const std::string name = std::filesystem::path(p).filename().string();
-    write_file(dir / name, read_file(p, kIo), kIo);
+    std::string text = read_file(p, kIo);
+    if (!ctx.options().inject_bug.empty())
+      inject_primitive_defect(text, std::filesystem::path(p).stem().string(), ctx.options().inject_bug);
+    write_file(dir / name, text, kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   }

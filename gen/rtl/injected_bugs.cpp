@@ -10,7 +10,7 @@
 namespace tpugen::rtl {
 
 namespace {
-constexpr std::array<InjectedBug, 4> kBugs = {{
+constexpr std::array<InjectedBug, 7> kBugs = {{
     {"pe_product_width", "tpu_pe",
      "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
      "(needs both corner operands in one lane product)"},
@@ -22,6 +22,13 @@ constexpr std::array<InjectedBug, 4> kBugs = {{
     {"accu_raw_interlock", "tpu_accu",
      "issue slot b may read an accumulator row in the cycle the ALU stage writes it (needs a read that "
      "follows its write as closely as the contract allows, in a paired instruction)"},
+    {"axi_4k_boundary", "tpu_axi_rd",
+     "a read burst may run past a 4 KB page (needs consecutive requests across a page boundary)",
+     "&& (open_next_q[PageW-1:0] != '0);", ";  // INJECTED DEFECT: no page check"},
+    {"axi_ar_valid_drop", "tpu_axi_rd", "ARVALID falls after one cycle whether or not ARREADY came (needs a stalled AR)",
+     "    end else if (ar_ready_i) begin\n      ar_valid_q <= 1'b0;", "    end else begin  // INJECTED DEFECT: drops ARVALID without ARREADY\n      ar_valid_q <= 1'b0;"},
+    {"axi_wlast_early", "tpu_axi_wr", "WLAST on every beat (needs a write burst of two beats or more)",
+     "assign w_last_o  = (wbeat_q == wlen);", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
 }};
 }  // namespace
 
@@ -34,6 +41,15 @@ const InjectedBug& injected_bug(std::string_view name) {
     known += (known.empty() ? "" : ", ") + std::string(b.name);
   }
   throw Error("rtl.inject", fmt::format("no injected defect '{}' (known: {})", name, known));
+}
+
+void inject_primitive_defect(std::string& text, std::string_view module, std::string_view bug) {
+  const InjectedBug& b = injected_bug(bug);
+  if (b.module != module || b.correct.empty()) return;
+  inject_defect(text, bug, b.correct, b.defective);
+  text = fmt::format("// WARNING: built with the deliberate defect '{}' (tpugen --inject-bug): {}.\n", bug,
+                     b.description) +
+         text;
 }
 
 void inject_defect(std::string& text, std::string_view bug, std::string_view correct, std::string_view defective) {

@@ -1,6 +1,7 @@
 /// @file injected_bugs.h
 /// @brief Deliberate defects the generator can build into the RTL, to show
-/// that the fuzzer finds what it should (tests/fuzz_injected, docs/fuzz.md).
+/// that the fuzzer finds what it should (tests/fuzz_injected, docs/fuzz.md),
+/// and that the AXI protocol checker catches a broken master (docs/axi.md).
 ///
 /// Each is a one-line change of the kind a careful engineer still makes:
 /// an off-by-one bound, a product one bit short, one term of one level
@@ -19,6 +20,10 @@ struct InjectedBug {
   std::string_view name;
   std::string_view module;       ///< the generated module that carries it
   std::string_view description;  ///< what is wrong, and what it takes to see it
+  /// For a defect in a hand-written primitive (rtl/): the line it changes
+  /// and what it becomes (generate() applies it when copying the file).
+  /// Empty for a defect an emitter builds in.
+  std::string_view correct = {}, defective = {};
 };
 
 /// Every defect the generator knows, by name.
@@ -27,6 +32,10 @@ std::span<const InjectedBug> injected_bugs();
 /// The defect of that name; throws Error("rtl.inject") naming the known
 /// ones when there is none.
 const InjectedBug& injected_bug(std::string_view name);
+
+/// Apply the defect `bug` to a hand-written primitive's text when it is one
+/// of that primitive's (module == `module`); otherwise leave it.
+void inject_primitive_defect(std::string& text, std::string_view module, std::string_view bug);
 
 /// Build defect `bug` into emitted text: replace the one occurrence of
 /// `correct` with `defective`. Throws Error("rtl.inject") when `correct` is

@@ -7,8 +7,8 @@
 /// addresses, enable the interrupt, set ap_start, wait for the interrupt,
 /// clear ISR, read CTRL (ap_done), STATUS, FAULT and CYCLES.
 ///
-/// The memory holds four regions at bus-aligned bases that are not 4 KB
-/// aligned (so the core's bursts meet page boundaries), above 4 GB (so the
+/// The memory holds four regions at bus-aligned bases, each straddling a
+/// 4 KB page boundary (so the core's bursts meet one), above 4 GB (so the
 /// high address words matter): the program image, padded to IMEM_SIZE words;
 /// A and B, each followed by a read-only page of zeros (an operand burst may
 /// read past a matrix, as the core's own port model allows); C, writable. An
@@ -129,8 +129,7 @@ class AxiHarness {
 
  private:
   static constexpr unsigned kResetCycles = 5;
-  // Where the regions go: above 4 GB, each at a random bus-aligned offset
-  // into its own 1 MB window, so bursts start anywhere in a 4 KB page.
+  // Where the regions go: above 4 GB, each in its own 1 MB window.
   static constexpr std::uint64_t kWindow = std::uint64_t{1} << 20;
   static constexpr std::uint64_t kFirstWindow = std::uint64_t{1} << 32;
 
@@ -164,11 +163,18 @@ class AxiHarness {
     return t;
   }
 
+  /// Each region in its own window above 4 GB, placed so that a 4 KB page
+  /// boundary falls a random number of bus beats into it: bursts over the
+  /// region must split there.
   void place_regions(const Options& o) {
-    std::uniform_int_distribution<std::uint64_t> offset(0, 4096 / sim_config::kAxiDataBytes * 3);
+    const std::uint64_t beat = sim_config::kAxiDataBytes;
+    const std::uint64_t sizes[4] = {std::uint64_t{sim_config::kImemSize} * 8, sim_config::kMatrixBytes,
+                                    sim_config::kMatrixBytes, sim_config::kMatrixBytes};
     std::uint64_t window = kFirstWindow;
-    for (auto& r : regions_) {
-      r.base = window + offset(rng_) * sim_config::kAxiDataBytes;
+    for (std::size_t i = 0; i < std::size(regions_); ++i) {
+      const std::uint64_t most = std::max<std::uint64_t>(1, std::min(sizes[i] / beat, 4096 / beat - 1));
+      const std::uint64_t k = std::uniform_int_distribution<std::uint64_t>(1, most)(rng_);
+      regions_[i].base = window + 2 * 4096 - k * beat;
       window += kWindow;
     }
     // The image, padded with zero words to IMEM_SIZE.
@@ -208,8 +214,8 @@ class AxiHarness {
     }
   }
 
-  /// The host program of one run, then the run: cycles until the host has
-  /// read the status after the interrupt.
+  /// The host program of one run, then the run: its cycles count from the
+  /// ap_start write to the host's last status read after the interrupt.
   Outcome run_once(std::uint64_t& cycle, bool first) {
     Outcome out;
     const std::uint64_t begin = cycle;
@@ -225,6 +231,7 @@ class AxiHarness {
     enum class Phase { Starting, Running, Clearing, Reading } phase = Phase::Starting;
     tpusim::AxiLiteHost::Ticket isr = 0, ctrl = 0, status = 0, fault = 0, cycles = 0;
     bool ended = false;
+    std::uint64_t started = begin;
     for (;; ++cycle) {
       step(cycle);
       if (has_errors()) {
@@ -232,7 +239,10 @@ class AxiHarness {
         break;
       }
       if (cycle + 1 - begin >= opt_.max_cycles || ctx_.gotFinish()) break;
-      if (phase == Phase::Starting && host_.idle()) phase = Phase::Running;
+      if (phase == Phase::Starting && host_.idle()) {
+        phase = Phase::Running;
+        started = cycle;  // the run counts from ap_start, not the register set-up before it
+      }
       if (phase == Phase::Running && M::interrupt(*top_)) {
         ++interrupts_;
         isr = host_.read(sim_config::reg::isr_done.offset);
@@ -254,7 +264,7 @@ class AxiHarness {
         break;
       }
     }
-    out.cycles = cycle + 1 - begin;
+    out.cycles = cycle + 1 - started;
     ++cycle;
     if (!ended) return out;
     const std::uint32_t c = host_.value(ctrl), st = host_.value(status), f = host_.value(fault);

@@ -2,6 +2,10 @@
 // C after every run, at several build configurations, with the seed's stress
 // operand distributions, memory latency and backpressure, and bad binaries.
 // Each configuration's simulator is built once (cached by the RTL engine).
+// Built twice: tpugen_rtl_tests runs every case on tpu_top through its own
+// memory ports; tpugen_rtl_axi_tests (TPUGEN_RTL_TOP="axi", CTest names
+// "axi_top.*") on tpu_axi_top through an AXI4 memory, a protocol checker and
+// an AXI4-Lite host (tb/rtl/axi_harness.h).
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -28,6 +32,16 @@ const Spec& spec() {
   return s;
 }
 
+/// The top under test: tpu_axi_top in the build defining TPUGEN_RTL_TOP "axi".
+constexpr rtl::TopKind top_under_test() {
+#ifdef TPUGEN_RTL_TOP
+  static_assert(std::string_view(TPUGEN_RTL_TOP) == "axi", "TPUGEN_RTL_TOP names the AXI top only");
+  return rtl::TopKind::Axi;
+#else
+  return rtl::TopKind::Core;
+#endif
+}
+
 struct Config {
   Isa isa;
   std::filesystem::path sim;
@@ -42,6 +56,7 @@ const Config& config(const ParamOverrides& o, int c_beat = 1) {
   Isa isa(spec(), legal_params(spec(), o, nullptr));
   rtl::RtlOptions options;
   options.c_beat_words = c_beat;
+  options.top = top_under_test();
   const rtl::RtlContext ctx(isa, options);
   const auto sim = rtl::ensure_simulator(ctx, TPUGEN_BINARY_DIR "/rtl-cache", [](const std::string& line) {
     fmt::print("{}\n", line);

@@ -3,6 +3,7 @@
 // file's header, and an unknown name is refused.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -17,7 +18,8 @@ namespace {
 
 std::map<std::string, std::string> emit_all(const RtlContext& ctx) {
   std::map<std::string, std::string> out;
-  for (const auto& e : emitters()) out[e.module] = e.emit(ctx);
+  for (const auto& e : emitters())
+    if (!e.axi_only) out[e.module] = e.emit(ctx);
   return out;
 }
 
@@ -27,6 +29,7 @@ TEST_CASE("an injected defect changes its module and no other", "[rtl][inject]")
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
   const auto clean = emit_all(RtlContext(isa, RtlOptions{}));
   for (const auto& bug : injected_bugs()) {
+    if (!bug.correct.empty()) continue;  // a primitive's: the next test
     INFO(bug.name);
     RtlOptions o;
     o.inject_bug = std::string(bug.name);
@@ -47,6 +50,49 @@ TEST_CASE("an injected defect changes its module and no other", "[rtl][inject]")
       CHECK((text.find("INJECTED DEFECT") != std::string::npos) == carries);
     }
   }
+}
+
+TEST_CASE("an injected defect of a primitive changes that file of the AXI configuration and no other",
+          "[rtl][inject]") {
+  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
+  const auto dir = std::filesystem::temp_directory_path() / "tpugen_injected_primitives";
+  std::filesystem::remove_all(dir);
+  RtlOptions clean_options;
+  clean_options.top = TopKind::Axi;
+  const auto files = [&](const RtlOptions& o, const std::string& sub) {
+    std::map<std::string, std::string> out;
+    for (const auto& f : generate(RtlContext(isa, o), (dir / sub).string()))
+      out[std::filesystem::path(f).filename().string()] = test::read_text(f);
+    return out;
+  };
+  const auto clean = files(clean_options, "clean");
+  int primitives = 0;
+  for (const auto& bug : injected_bugs()) {
+    if (bug.correct.empty()) continue;
+    ++primitives;
+    INFO(bug.name);
+    RtlOptions o = clean_options;
+    o.inject_bug = std::string(bug.name);
+    const auto defective = files(o, std::string(bug.name));
+    REQUIRE(defective.size() == clean.size());
+    for (const auto& [file, text] : defective) {
+      INFO(file);
+      if (file == std::string(bug.module) + ".sv") {
+        CHECK(text.rfind("// WARNING: built with the deliberate defect '" + std::string(bug.name) + "'", 0) == 0);
+        CHECK(text.find("INJECTED DEFECT") != std::string::npos);
+        CHECK(text.find(bug.correct) == std::string::npos);
+        CHECK(clean.at(file).find(bug.correct) != std::string::npos);
+      } else if (file.rfind("tpu_", 0) == 0 && file != "tpu_fifo.sv" && file != "tpu_ram_1r1w.sv" &&
+                 file != "tpu_axi_rd.sv" && file != "tpu_axi_wr.sv") {
+        // A generated module: its header names the defect, its body is the clean one.
+        CHECK(text.find("INJECTED DEFECT") == std::string::npos);
+      } else if (file != "params.json") {
+        CHECK(text == clean.at(file));
+      }
+    }
+  }
+  CHECK(primitives == 3);
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("an unknown injected defect is refused by name", "[rtl][inject]") {
