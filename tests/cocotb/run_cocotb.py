@@ -57,6 +57,7 @@ def check_venv(venv: Path) -> dict:
     env = dict(os.environ)
     env["PATH"] = f"{venv / 'bin'}:{env.get('PATH', '')}"
     env["VIRTUAL_ENV"] = str(venv)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the source tree
     env.pop("PYTHONHOME", None)
     return env
 
@@ -75,7 +76,7 @@ def build(tpugen: str, venv: Path, cfg: Path, gen_flags) -> None:
     for f in ("cocotb.mk", "tpu_config.json", "tpugen_cocotb/__init__.py"):
         if not (cfg / f).exists():
             fail(f"tpugen gen --vpi wrote no {f} in {cfg}")
-    run(["make", "-C", cfg, "-j2", "sim_build/Vtop"], env)
+    run(["make", "-C", cfg, "-j2", cfg / "sim_build" / "Vtop"], env)  # cocotb.mk: SIM_BUILD = CFG_DIR/sim_build
     if not (cfg / "sim_build" / "Vtop").exists():
         fail(f"the Verilator build wrote no {cfg}/sim_build/Vtop")
     print(f"run_cocotb: built the cocotb simulator in {time.monotonic() - t0:.0f} s")

@@ -23,6 +23,10 @@ SIM ?= verilator
 TOPLEVEL_LANG ?= verilog
 TOPLEVEL ?= @TOPLEVEL@
 VERILOG_SOURCES += $(addprefix $(TPU_DIR)/,$(shell cat $(TPU_DIR)/files.f))
+# One verilated simulator per configuration, beside it, whichever directory
+# the tests are in (set SIM_BUILD for one of your own, e.g. with other
+# EXTRA_ARGS or VERILATOR_TRACE=1).
+SIM_BUILD ?= $(TPU_DIR)/sim_build
 ifeq ($(SIM),verilator)
 # cocotb adds --vpi --public-flat-rw; these are tpugen's own model flags.
 EXTRA_ARGS += @VERILATOR_ARGS@
