@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Install everything tpugen needs on Debian 12, from Debian's packages.
+# Install everything tpugen needs on Debian 12, from Debian's packages (and
+# cocotb for the cocotb testbench, from PyPI: ci/install-cocotb.sh).
 # Run as root (or with sudo). Safe to run again.
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev catch2 libssl-dev
-  python3 python3-numpy
+  python3 python3-numpy python3-venv python3-dev  # python3-venv, -dev: the cocotb testbench (ci/install-cocotb.sh)
   verilator iverilog yosys zlib1g-dev make perl
   clang-14 libclang-rt-14-dev  # the libFuzzer harnesses (ci/fuzz-smoke.sh): clang and its fuzzer runtime
 )
@@ -25,3 +26,5 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 echo "ci/install-deps.sh: all ${#packages[@]} packages present"
+# cocotb, pinned, from PyPI into a venv (the cocotb.* tests).
+bash "$(dirname "$0")/install-cocotb.sh"

@@ -37,6 +37,7 @@ struct FuzzOpts {
   unsigned jobs = 0;
   double time_budget = 0.0;
   std::string out = "fuzz-out", json, rtl_dir, rtl_cache, replay, dist, rtl_coverage;
+  std::string emit;  ///< --emit: write the seed range's cases here instead of running them
   std::int64_t budget = 0;
   unsigned latency = 0;
   double backpressure = 0.0;
@@ -175,8 +176,36 @@ int run_replay(Context& ctx, const FuzzOpts& o) {
   return v.kind == fuzz::Verdict::Agree ? kOk : kFail;
 }
 
+/// --emit DIR: the cases of the seed range as reproducer-style directories
+/// (program.s, A.npy, B.npy, C.npy, case.json with the verdict "not run"),
+/// without building or running a simulator: inputs for other testbenches.
+int run_emit(const Context& ctx, const FuzzOpts& o) {
+  const Isa isa = ctx.isa();
+  fuzz::FuzzOptions fo;
+  fo.budget = o.budget;
+  if (!o.dist.empty()) fo.dist = fuzz::parse_dist(o.dist);
+  const fuzz::Generator gen(isa, fo);
+  for (std::uint64_t i = 0; i < o.count; ++i) {
+    const fuzz::FuzzCase c = gen.make(o.seed + i);
+    const fs::path dir = fs::path(o.emit) / fmt::format("seed-{}", c.seed);
+    const auto instrs = static_cast<std::int64_t>(c.program.instrs.size());
+    fuzz::write_reproducer(dir, isa, c, fuzz::Verdict{},
+                           fuzz::ReproInfo{o.command, options_json(o.generator, ""), run_json(run_options(o, c.seed)),
+                                           instrs, 0});
+    // Not run: say so rather than the default verdict.
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(std::ifstream(dir / "case.json"));
+    j["verdict"] = {{"kind", "not run"}, {"detail", "written by tpugen fuzz --emit"}};
+    std::ofstream f(dir / "case.json");
+    f << j.dump(2) << "\n";
+    if (!f) throw Error("cli.io", fmt::format("cannot write '{}'", (dir / "case.json").string()));
+    fmt::print("{}  {} instructions, {} operands\n", dir.string(), instrs, fuzz::to_string(c.dist));
+  }
+  return kOk;
+}
+
 int run_fuzz(Context& ctx, const FuzzOpts& o) {
   if (!o.replay.empty()) return run_replay(ctx, o);
+  if (!o.emit.empty()) return run_emit(ctx, o);
   const Isa isa = ctx.isa();
   const rtl::RtlContext rctx(isa, o.generator);
   fuzz::FuzzOptions fo;
@@ -346,6 +375,9 @@ Command fuzz_command() {
             sub.add_option("--out", o->out, "where reproducers go (one directory per seed)")->capture_default_str();
             sub.add_option("--json", o->json, "write the campaign's report as JSON");
             sub.add_option("--replay", o->replay, "rerun one reproducer directory instead of a campaign");
+            sub.add_option("--emit", o->emit,
+                           "write the cases of the seed range to this directory (seed-N/: program.s, A/B/C.npy, "
+                           "case.json) without running them");
             sub.add_option("--rtl", o->rtl_dir,
                            "fuzz this RTL directory (files.f, tpu_top with the generated core's ports) instead of "
                            "generating it");

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "cli/cli.h"
+#include "rtl/cocotb_build.h"
 #include "rtl/generate.h"
 
 namespace tpugen::cli {
@@ -13,6 +14,7 @@ namespace {
 struct GenOpts {
   std::string out;
   rtl::RtlOptions rtl;
+  bool vpi = false;  ///< also write the cocotb build (tb/rtl/cocotb_build.h)
 };
 
 /// Print every violated constraint, naming it; true when there is none.
@@ -28,6 +30,13 @@ std::string describe(const std::string& file) {
     if (stem == e.module) return e.description;
   if (stem == "files") return "compile order";
   if (stem == "params") return "the resolved parameters";
+  if (stem == "tpu_config") return "cocotb: the configuration the helper library reads";
+  if (stem == "cocotb") return "cocotb: the Verilator build with VPI (include it)";
+  if (stem == "Makefile") return "cocotb: runs test_tpu.py (make)";
+  if (stem == "test_tpu") return "cocotb: an example test";
+  if (stem == "COCOTB") return "cocotb: how to test this configuration";
+  if (stem == "requirements") return "cocotb: the pinned Python packages";
+  if (std::filesystem::path(file).parent_path().filename() == "tpugen_cocotb") return "cocotb: the helper library";
   return "hand-written primitive";
 }
 
@@ -35,14 +44,16 @@ int run_gen(const Context& ctx, const GenOpts& o) {
   if (!parameters_legal(ctx)) return kFail;
   const Isa isa = ctx.isa();
   const rtl::RtlContext rctx(isa, o.rtl);
-  const auto files = rtl::generate(rctx, o.out);
+  auto files = rtl::generate(rctx, o.out);
+  if (o.vpi)
+    for (const auto& f : rtl::write_cocotb_build(rctx, o.out)) files.push_back(f);
   std::string params;
   for (const auto& [name, v] : isa.params().build_parameters()) params += fmt::format(" {}={}", name, v);
   const rtl::RtlOptions& ro = rctx.options();
   fmt::print("tpugen gen:{} ImemBeat={} CBeat={} Watchdog={}\nwrote {} files to {}:\n", params, ro.imem_beat_words,
              ro.c_beat_words, ro.watchdog_cycles, files.size(), o.out);
   for (const auto& f : files)
-    fmt::print("  {:<20} {:>8} bytes  {}\n", std::filesystem::path(f).filename().string(),
+    fmt::print("  {:<25} {:>8} bytes  {}\n", std::filesystem::path(f).lexically_relative(o.out).string(),
                std::filesystem::file_size(f), describe(f));
   return kOk;
 }
@@ -56,6 +67,9 @@ Command gen_command() {
             add_param_flags(sub, ctx);
             auto o = std::make_shared<GenOpts>();
             sub.add_option("--out", o->out, "the output directory (created if needed)")->required();
+            sub.add_flag("--vpi", o->vpi,
+                         "also write a cocotb testbench build: Verilator with VPI (cocotb.mk), the tpugen_cocotb "
+                         "helper library and an example test (see COCOTB.md in the output)");
             add_rtl_option_flags(sub, o->rtl, "Generator options");
             return [&ctx, o]() { return run_gen(ctx, *o); };
           }};

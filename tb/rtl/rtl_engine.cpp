@@ -193,6 +193,20 @@ std::string axi_sim_config(const RtlContext& ctx) {
 
 }  // namespace
 
+std::vector<std::string> fault_names(const RtlContext& ctx) {
+  // The fault codes are the package's; read them back from its text.
+  const std::string pkg = emit_tpu_pkg(ctx);
+  const std::regex fault_re(R"(localparam logic \[\d+:0\] FAULT_([A-Z0-9_]+) = \d+'d(\d+);)");
+  std::vector<std::string> faults;
+  for (auto it = std::sregex_iterator(pkg.begin(), pkg.end(), fault_re); it != std::sregex_iterator(); ++it) {
+    const auto code = static_cast<std::size_t>(std::stoul((*it)[2].str()));
+    if (faults.size() <= code) faults.resize(code + 1, "?");
+    faults[code] = (*it)[1].str();
+  }
+  if (faults.empty()) throw Error("rtl.sim_config", "the generated tpu_pkg defines no FAULT_* codes");
+  return faults;
+}
+
 std::string sim_config_header(const RtlContext& ctx) {
   const Spec& spec = ctx.spec();
   const std::int64_t vw = ctx.param("VW"), maxdim = ctx.param("MAXDIM"), dma_words = ctx.param("DMA_WORDS");
@@ -244,16 +258,7 @@ std::string sim_config_header(const RtlContext& ctx) {
   for (std::size_t u = 0; u < spec.units.size(); ++u) o += fmt::format("{}\"{}\"", u ? ", " : "", spec.units[u].name);
   o += "};\n\n// fault_o: tpu_pkg::FAULT_*, read from the generated package.\n"
        "inline constexpr const char* kFaultNames[] = {";
-  // The fault codes are the package's; read them back from its text.
-  const std::string pkg = emit_tpu_pkg(ctx);
-  const std::regex fault_re(R"(localparam logic \[\d+:0\] FAULT_([A-Z0-9_]+) = \d+'d(\d+);)");
-  std::vector<std::string> faults;
-  for (auto it = std::sregex_iterator(pkg.begin(), pkg.end(), fault_re); it != std::sregex_iterator(); ++it) {
-    const auto code = static_cast<std::size_t>(std::stoul((*it)[2].str()));
-    if (faults.size() <= code) faults.resize(code + 1, "?");
-    faults[code] = (*it)[1].str();
-  }
-  if (faults.empty()) throw Error("rtl.sim_config", "the generated tpu_pkg defines no FAULT_* codes");
+  const std::vector<std::string> faults = fault_names(ctx);
   for (std::size_t f = 0; f < faults.size(); ++f) o += fmt::format("{}\"{}\"", f ? ", " : "", faults[f]);
   o += "};\n\n";
   o += fmt::format("inline constexpr const char* kParams = \"{} ImemBeat={} CBeat={} Watchdog={}\";\n",
@@ -268,6 +273,13 @@ std::vector<fs::path> harness_sources() {
   return {dir / "sim_main.cpp",   dir / "sim_common.h", dir / "core_harness.h", dir / "axi_harness.h",
           dir / "memory_models.h", dir / "axi_types.h",  dir / "axi_memory.h",   dir / "axi_checker.h",
           dir / "axi_lite.h"};
+}
+
+std::vector<std::string> verilator_model_args() {
+  // Every register and memory starts random (+verilator+rand+reset+2 at run
+  // time, or VerilatedContext::randReset(2)), never silently zero. The same
+  // flags as verilator_args below (a unit test holds the two together).
+  return {"--x-assign", "unique", "--x-initial", "unique", "-O2"};
 }
 
 std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra,

@@ -34,6 +34,15 @@ using BuildProgress = std::function<void(const std::string&)>;
 /// names, all derived from the spec and the generated package.
 std::string sim_config_header(const RtlContext& ctx);
 
+/// The fault names of fault_o, by code, read from the generated package
+/// (tpu_pkg::FAULT_*). Throws Error("rtl.sim_config") when it defines none.
+std::vector<std::string> fault_names(const RtlContext& ctx);
+
+/// The Verilator arguments that shape the model itself (X handling,
+/// optimisation), as the harness build (verilator_args) uses them: what the
+/// cocotb build (`gen --vpi`) adds to cocotb's own.
+std::vector<std::string> verilator_model_args();
+
 /// The harness sources copied into every build (sim_main.cpp and the headers
 /// it includes: the harnesses of both tops and their memory models).
 std::vector<std::filesystem::path> harness_sources();

@@ -1,0 +1,111 @@
+// tpugen gen --vpi (tb/rtl/cocotb_build.h): tpu_config.json against the spec,
+// the package and the harness configuration; the files written, with every
+// template placeholder filled. The cocotb runs themselves are the cocotb.*
+// CTest tests (tests/cocotb).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "rtl/cocotb_build.h"
+#include "rtl/generate.h"
+#include "rtl/rtl_engine.h"
+#include "test_support.h"
+
+using namespace tpugen;
+namespace fs = std::filesystem;
+
+namespace {
+
+rtl::RtlOptions options() {
+  rtl::RtlOptions o;
+  o.imem_beat_words = 4;
+  o.c_beat_words = 2;
+  return o;
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(TPUGEN_BINARY_DIR) / "unit_cocotb" / name;
+  fs::remove_all(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("cocotb build: tpu_config.json holds the configuration the spec and the package define", "[cocotb]") {
+  const Isa isa = test::isa_at({{"T", 8}, {"MAXDIM", 32}});
+  const rtl::RtlContext ctx(isa, options());
+  const auto j = nlohmann::json::parse(rtl::cocotb_config_json(ctx));
+
+  CHECK(j.at("top") == "tpu_top");
+  CHECK(j.at("top_kind") == "core");
+  for (const auto& [name, v] : isa.params().build_parameters()) CHECK(j.at("parameters").at(name) == v);
+  CHECK(j.at("maxdim") == 32);
+  CHECK(j.at("matrix_bytes") == 32 * 32);
+  CHECK(j.at("imem_size") == isa.param("IMEM_SIZE"));
+  CHECK(j.at("imem_beat_words") == 4);
+  // An operand row is T int8 lanes (VW bits); a read beat DMA_WORDS rows, a C write beat CBeat rows.
+  CHECK(j.at("read_beat_bytes") == isa.param("DMA_WORDS") * 8);
+  CHECK(j.at("write_beat_bytes") == 2 * 8);
+  CHECK(j.at("count_width") == ctx.count_width());
+
+  // The fault names are the package's, in code order, as the C++ harness has them.
+  const auto faults = j.at("fault_names").get<std::vector<std::string>>();
+  CHECK(faults == rtl::fault_names(ctx));
+  REQUIRE(faults.size() > 1);
+  CHECK(faults.front() == "NONE");
+  const std::string header = rtl::sim_config_header(ctx);
+  for (const auto& f : faults) CHECK(header.find("\"" + f + "\"") != std::string::npos);
+
+  // One counter per header entry that counts a unit's work, in spec order.
+  std::vector<std::string> want;
+  for (const auto& h : isa.spec().header)
+    if (h.count.kind == HeaderCount::UnitSteps || h.count.kind == HeaderCount::PortItems) want.push_back(h.name);
+  std::vector<std::string> got;
+  for (const auto& c : j.at("counters")) got.push_back(c.at("name").get<std::string>());
+  CHECK(got == want);
+  std::vector<std::string> units;
+  for (const auto& u : isa.spec().units) units.push_back(u.name);
+  CHECK(j.at("unit_names").get<std::vector<std::string>>() == units);
+}
+
+TEST_CASE("cocotb build: gen --vpi writes the Verilator build and the library with every placeholder filled",
+          "[cocotb]") {
+  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
+  const rtl::RtlContext ctx(isa, rtl::RtlOptions{});
+  const fs::path dir = fresh_dir("t4");
+  rtl::generate(ctx, dir.string());
+  const auto written = rtl::write_cocotb_build(ctx, dir.string());
+
+  for (const char* f : {"cocotb.mk", "Makefile", "test_tpu.py", "COCOTB.md", "requirements.txt", "tpu_config.json",
+                        "tpugen_cocotb/__init__.py", "tpugen_cocotb/driver.py", "tpugen_cocotb/memory.py"})
+    CHECK(std::find(written.begin(), written.end(), (dir / f).string()) != written.end());
+  const std::regex placeholder("@[A-Z_]+@");
+  for (const auto& f : written) {
+    INFO(f);
+    CHECK_FALSE(std::regex_search(test::read_text(f), placeholder));
+  }
+  // The library and the pinned requirements are copies of tb/cocotb.
+  CHECK(test::read_text((dir / "requirements.txt").string()) ==
+        test::read_text(TPUGEN_SOURCE_DIR "/tb/cocotb/requirements.txt"));
+  CHECK(test::read_text((dir / "tpugen_cocotb" / "driver.py").string()) ==
+        test::read_text(TPUGEN_SOURCE_DIR "/tb/cocotb/tpugen_cocotb/driver.py"));
+
+  const std::string mk = test::read_text((dir / "cocotb.mk").string());
+  CHECK(mk.find("TOPLEVEL ?= tpu_top\n") != std::string::npos);
+  CHECK(mk.find("files.f") != std::string::npos);
+  CHECK(mk.find("Makefile.sim") != std::string::npos);
+  // The model flags are the harness build's, so the two simulators agree.
+  const auto harness = rtl::verilator_args("d", {});
+  for (const auto& a : rtl::cocotb_verilator_args()) {
+    CHECK(mk.find(" " + a) != std::string::npos);
+    CHECK(std::find(harness.begin(), harness.end(), a) != harness.end());
+  }
+
+  // Byte-identical when written again.
+  std::vector<std::string> first;
+  for (const auto& f : written) first.push_back(test::read_text(f));
+  rtl::write_cocotb_build(ctx, dir.string());
+  for (std::size_t i = 0; i < written.size(); ++i) CHECK(test::read_text(written[i]) == first[i]);
+}
