@@ -22,11 +22,13 @@ constexpr std::array<InjectedBug, 7> kBugs = {{
     {"accu_raw_interlock", "tpu_accu",
      "issue slot b may read an accumulator row in the cycle the ALU stage writes it (needs a read that "
      "follows its write as closely as the contract allows, in a paired instruction)"},
-    {"axi_4k_boundary", "tpu_axi_rd",
-     "a read burst may run past a 4 KB page (needs consecutive requests across a page boundary)",
+    {"axi_4k_boundary", "tpu_axi_burst",
+     "a burst may run past a 4 KB page (needs consecutive requests across a page boundary)",
      "&& (open_next_q[PageW-1:0] != '0);", ";  // INJECTED DEFECT: no page check"},
-    {"axi_ar_valid_drop", "tpu_axi_rd", "ARVALID falls after one cycle whether or not ARREADY came (needs a stalled AR)",
-     "    end else if (ar_ready_i) begin\n      ar_valid_q <= 1'b0;", "    end else begin  // INJECTED DEFECT: drops ARVALID without ARREADY\n      ar_valid_q <= 1'b0;"},
+    {"axi_valid_drop", "tpu_axi_burst",
+     "ARVALID and AWVALID fall after one cycle whether or not READY came (needs a stalled address)",
+     "    end else if (ax_ready_i) begin\n      ax_valid_q <= 1'b0;",
+     "    end else begin  // INJECTED DEFECT: drops VALID without READY\n      ax_valid_q <= 1'b0;"},
     {"axi_wlast_early", "tpu_axi_wr", "WLAST on every beat (needs a write burst of two beats or more)",
      "assign w_last_o  = (wbeat_q == wlen);", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
 }};

@@ -4,12 +4,9 @@
 // configuration (tpugen gen --top axi).
 //
 // The core asks for ReqBytes bytes at a time, each request aligned to its
-// size. Requests that follow each other in consecutive cycles at consecutive
-// addresses join one INCR burst of narrow beats (AxSIZE = log2(ReqBytes)):
-// a burst is open while the next request continues it, and is issued on AR
-// in the first cycle that does not, when it reaches MaxBurst beats, or when
-// the next beat would start a new Boundary-byte page (AXI: no burst crosses
-// 4 KB). The cost is one cycle from the last request of a burst to its AR.
+// size. Consecutive requests join INCR bursts of narrow beats (AxSIZE =
+// log2(ReqBytes)) of at most MaxBurst beats, never across a Boundary-byte
+// page (tpu_axi_burst).
 // Up to Outstanding bursts are in flight; their beats come back in order
 // (one ID), and each beat's ReqBytes lane (the address's byte lanes, as AXI
 // places a narrow transfer) is the response to the core.
@@ -65,78 +62,47 @@ module tpu_axi_rd #(
 
   localparam int NLanes = DataBytes / ReqBytes;
   localparam int LaneW  = (NLanes > 1) ? $clog2(NLanes) : 1;
-  localparam int PageW  = $clog2(Boundary);
   localparam int TrkW   = LaneW + 8;
 
-  // --- The open burst -------------------------------------------------------
-  logic             open_q;
-  logic [AddrW-1:0] open_addr_q, open_next_q;
-  logic [7:0]       open_len_q;  // beats - 1
-
-  logic             ar_valid_q;
-  logic [AddrW-1:0] ar_addr_q;
-  logic [7:0]       ar_len_q;
-
-  logic trk_push_ready, trk_valid, trk_pop;
-  logic [TrkW-1:0] trk_push_data, trk_data;
+  // --- Bursts: consecutive requests joined, issued on AR ----------------------------
+  logic             close, trk_push_ready, trk_valid, trk_pop;
+  logic [AddrW-1:0] open_addr;
+  logic [7:0]       open_len;
+  logic [TrkW-1:0]  trk_push_data, trk_data;
   logic [$clog2(Outstanding+1)-1:0] trk_usage;
 
-  logic contig, absorb, can_close, close, start_new;
-  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(MaxBurst - 1))
-                   && (open_next_q[PageW-1:0] != '0);
-  assign absorb    = req_valid_i && contig;
-  assign can_close = (!ar_valid_q || ar_ready_i) && trk_push_ready;
-  assign close     = open_q && !absorb && can_close;
-  assign start_new = req_valid_i && !contig && (!open_q || close);
-  assign req_ready_o = absorb || start_new;
+  tpu_axi_burst #(
+    .AddrW(AddrW),
+    .ReqBytes(ReqBytes),
+    .MaxBurst(MaxBurst),
+    .Boundary(Boundary)
+  ) u_burst (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i,
+    .req_addr_i,
+    .room_i(1'b1),
+    .req_take_o(req_ready_o),
+    .issue_ready_i(trk_push_ready),
+    .close_o(close),
+    .open_addr_o(open_addr),
+    .open_len_o(open_len),
+    .ax_valid_o(ar_valid_o),
+    .ax_ready_i(ar_ready_i),
+    .ax_addr_o(ar_addr_o),
+    .ax_len_o(ar_len_o)
+  );
+
+  assign ar_size_o = 3'($clog2(ReqBytes));
+  assign ar_id_o   = IdW'(Id);
 
   function automatic logic [LaneW-1:0] lane_of(input logic [AddrW-1:0] addr);
     if (NLanes > 1) lane_of = LaneW'(addr >> $clog2(ReqBytes));
     else lane_of = '0;
   endfunction
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      open_q      <= 1'b0;
-      open_addr_q <= '0;
-      open_next_q <= '0;
-      open_len_q  <= '0;
-    end else if (absorb) begin
-      open_len_q  <= open_len_q + 8'd1;
-      open_next_q <= open_next_q + AddrW'(ReqBytes);
-    end else if (start_new) begin
-      open_q      <= 1'b1;
-      open_addr_q <= req_addr_i;
-      open_next_q <= req_addr_i + AddrW'(ReqBytes);
-      open_len_q  <= '0;
-    end else if (close) begin
-      open_q <= 1'b0;
-    end
-  end
-
-  // --- AR ---------------------------------------------------------------------
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ar_valid_q <= 1'b0;
-      ar_addr_q  <= '0;
-      ar_len_q   <= '0;
-    end else if (close) begin
-      ar_valid_q <= 1'b1;
-      ar_addr_q  <= open_addr_q;
-      ar_len_q   <= open_len_q;
-    end else if (ar_ready_i) begin
-      ar_valid_q <= 1'b0;
-    end
-  end
-
-  assign ar_valid_o = ar_valid_q;
-  assign ar_addr_o  = ar_addr_q;
-  assign ar_len_o   = ar_len_q;
-  assign ar_size_o  = 3'($clog2(ReqBytes));
-  assign ar_id_o    = IdW'(Id);
-
   // --- Bursts in flight: first lane and length, in issue order ------------------
-  assign trk_push_data = {lane_of(open_addr_q), open_len_q};
+  assign trk_push_data = {lane_of(open_addr), open_len};
 
   tpu_fifo #(
     .Width(TrkW),

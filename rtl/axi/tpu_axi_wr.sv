@@ -4,10 +4,9 @@
 // configuration (tpugen gen --top axi).
 //
 // The core writes ReqBytes bytes at a time (with byte strobes), each write
-// aligned to its size, and expects one acknowledgement per write. Writes at
-// consecutive addresses in consecutive cycles join one INCR burst of narrow
-// beats (AWSIZE = log2(ReqBytes)) as in tpu_axi_rd: at most MaxBurst beats,
-// never crossing a Boundary-byte page. Each write's data and strobes go at
+// aligned to its size, and expects one acknowledgement per write. Consecutive
+// writes join INCR bursts of narrow beats (AWSIZE = log2(ReqBytes)) as in
+// tpu_axi_rd (tpu_axi_burst). Each write's data and strobes go at
 // once into a beat buffer in the byte lanes of its address; the buffer sends
 // a burst's beats on W once the burst is closed (its length, and so WLAST,
 // known), in the same cycle as its AW at the earliest. Each B answers a
@@ -59,74 +58,45 @@ module tpu_axi_wr #(
 
   localparam int NLanes = DataBytes / ReqBytes;
   localparam int LaneW  = (NLanes > 1) ? $clog2(NLanes) : 1;
-  localparam int PageW  = $clog2(Boundary);
   localparam int BeatW  = DataBytes * 8 + DataBytes;
 
-  // --- The open burst (as tpu_axi_rd) --------------------------------------------
-  logic             open_q;
-  logic [AddrW-1:0] open_addr_q, open_next_q;
-  logic [7:0]       open_len_q;
+  // --- Bursts: consecutive writes joined, issued on AW -------------------------------
+  logic             beat_push_ready, wlen_push_ready, ack_push_ready, close, beat_push;
+  logic [AddrW-1:0] open_addr;
+  logic [7:0]       open_len;
 
-  logic             aw_valid_q;
-  logic [AddrW-1:0] aw_addr_q;
-  logic [7:0]       aw_len_q;
+  tpu_axi_burst #(
+    .AddrW(AddrW),
+    .ReqBytes(ReqBytes),
+    .MaxBurst(MaxBurst),
+    .Boundary(Boundary)
+  ) u_burst (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i,
+    .req_addr_i,
+    .room_i(beat_push_ready),
+    .req_take_o(beat_push),
+    .issue_ready_i(wlen_push_ready && ack_push_ready),
+    .close_o(close),
+    .open_addr_o(open_addr),
+    .open_len_o(open_len),
+    .ax_valid_o(aw_valid_o),
+    .ax_ready_i(aw_ready_i),
+    .ax_addr_o(aw_addr_o),
+    .ax_len_o(aw_len_o)
+  );
 
-  logic beat_push_ready, wlen_push_ready, ack_push_ready;
-  logic contig, absorb, can_close, close, start_new;
-  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(MaxBurst - 1))
-                   && (open_next_q[PageW-1:0] != '0);
-  assign absorb    = req_valid_i && contig && beat_push_ready;
-  assign can_close = (!aw_valid_q || aw_ready_i) && wlen_push_ready && ack_push_ready;
-  assign close     = open_q && !absorb && can_close;
-  assign start_new = req_valid_i && !contig && beat_push_ready && (!open_q || close);
-  assign req_ready_o = absorb || start_new;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      open_q      <= 1'b0;
-      open_addr_q <= '0;
-      open_next_q <= '0;
-      open_len_q  <= '0;
-    end else if (absorb) begin
-      open_len_q  <= open_len_q + 8'd1;
-      open_next_q <= open_next_q + AddrW'(ReqBytes);
-    end else if (start_new) begin
-      open_q      <= 1'b1;
-      open_addr_q <= req_addr_i;
-      open_next_q <= req_addr_i + AddrW'(ReqBytes);
-      open_len_q  <= '0;
-    end else if (close) begin
-      open_q <= 1'b0;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      aw_valid_q <= 1'b0;
-      aw_addr_q  <= '0;
-      aw_len_q   <= '0;
-    end else if (close) begin
-      aw_valid_q <= 1'b1;
-      aw_addr_q  <= open_addr_q;
-      aw_len_q   <= open_len_q;
-    end else if (aw_ready_i) begin
-      aw_valid_q <= 1'b0;
-    end
-  end
-
-  assign aw_valid_o = aw_valid_q;
-  assign aw_addr_o  = aw_addr_q;
-  assign aw_len_o   = aw_len_q;
-  assign aw_size_o  = 3'($clog2(ReqBytes));
-  assign aw_id_o    = IdW'(Id);
+  assign req_ready_o = beat_push;
+  assign aw_size_o   = 3'($clog2(ReqBytes));
+  assign aw_id_o     = IdW'(Id);
 
   // --- Beats: each write in the byte lanes of its address ------------------------
   logic [LaneW-1:0]       req_lane;
   logic [BeatW-1:0]       beat_push_data, beat_data;
-  logic                   beat_push, beat_valid, beat_pop;
+  logic                   beat_valid, beat_pop;
   logic [$clog2(MaxBurst+1)-1:0] beat_usage;
   assign req_lane  = (NLanes > 1) ? LaneW'(req_addr_i >> $clog2(ReqBytes)) : '0;
-  assign beat_push = absorb || start_new;
   always_comb begin
     beat_push_data = '0;
     beat_push_data[32'(req_lane) * ReqBytes * 8 +: ReqBytes * 8] = req_data_i;
@@ -161,7 +131,7 @@ module tpu_axi_wr #(
     .rst_ni,
     .valid_i(close),
     .ready_o(wlen_push_ready),
-    .data_i (open_len_q),
+    .data_i (open_len),
     .valid_o(wlen_valid),
     .ready_i(wlen_pop),
     .data_o (wlen),
@@ -194,7 +164,7 @@ module tpu_axi_wr #(
     .rst_ni,
     .valid_i(close),
     .ready_o(ack_push_ready),
-    .data_i (open_len_q),
+    .data_i (open_len),
     .valid_o(ack_valid),
     .ready_i(ack_pop),
     .data_o (ack_len),
@@ -221,7 +191,8 @@ module tpu_axi_wr #(
     end
   end
 
-  logic unused_usage;
-  assign unused_usage = ^{beat_usage, wlen_usage, ack_usage};
+  // The burst's start address is on AW already; the beats carry their lanes.
+  logic unused;
+  assign unused = ^{beat_usage, wlen_usage, ack_usage, open_addr};
 
 endmodule

@@ -1,0 +1,109 @@
+// tpu_axi_burst: a stream of aligned, equal-size requests as AXI4 INCR bursts.
+//
+// Hand-written primitive of tpugen, copied unchanged into every AXI
+// configuration (tpugen gen --top axi); tpu_axi_rd and tpu_axi_wr each use
+// one for their address channel.
+//
+// Requests that follow each other in consecutive cycles at consecutive
+// addresses join one burst: a burst is open while the next request continues
+// it, and closes (is issued on the address channel) in the first cycle that
+// does not, when it reaches MaxBurst beats, or when its next beat would start
+// a new Boundary-byte page (AXI: no burst crosses 4 KB). The cost is one
+// cycle from the last request of a burst to its address. A request is taken
+// only with room_i (the user's buffer for its data); a burst closes only with
+// issue_ready_i (the user's record of bursts in flight has room), and close_o
+// names the cycle, with the burst's start address and length.
+//
+// Stream rules: ax_valid_o never depends on ax_ready_i; the address and
+// length hold until the handshake.
+//
+// Parameters:
+//   AddrW     address bits
+//   ReqBytes  bytes of one request (a power of two); requests are aligned to it
+//   MaxBurst  beats of the longest burst (<= 256)
+//   Boundary  bytes of the page no burst crosses (4096)
+module tpu_axi_burst #(
+  parameter int AddrW    = 64,
+  parameter int ReqBytes = 8,
+  parameter int MaxBurst = 16,
+  parameter int Boundary = 4096
+) (
+  input  logic             clk_i,
+  input  logic             rst_ni,
+  // requests: absolute byte addresses
+  input  logic             req_valid_i,
+  input  logic [AddrW-1:0] req_addr_i,
+  input  logic             room_i,
+  output logic             req_take_o,
+  // the burst closing this cycle
+  input  logic             issue_ready_i,
+  output logic             close_o,
+  output logic [AddrW-1:0] open_addr_o,
+  output logic [7:0]       open_len_o,   // beats - 1
+  // the address channel (AR or AW)
+  output logic             ax_valid_o,
+  input  logic             ax_ready_i,
+  output logic [AddrW-1:0] ax_addr_o,
+  output logic [7:0]       ax_len_o
+);
+
+  localparam int PageW = $clog2(Boundary);
+
+  logic             open_q;
+  logic [AddrW-1:0] open_addr_q, open_next_q;
+  logic [7:0]       open_len_q;
+  logic             ax_valid_q;
+  logic [AddrW-1:0] ax_addr_q;
+  logic [7:0]       ax_len_q;
+
+  logic contig, absorb, can_close, close, start_new;
+  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(MaxBurst - 1))
+                   && (open_next_q[PageW-1:0] != '0);
+  assign absorb    = req_valid_i && contig && room_i;
+  assign can_close = (!ax_valid_q || ax_ready_i) && issue_ready_i;
+  assign close     = open_q && !absorb && can_close;
+  assign start_new = req_valid_i && !contig && room_i && (!open_q || close);
+
+  assign req_take_o  = absorb || start_new;
+  assign close_o     = close;
+  assign open_addr_o = open_addr_q;
+  assign open_len_o  = open_len_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      open_q      <= 1'b0;
+      open_addr_q <= '0;
+      open_next_q <= '0;
+      open_len_q  <= '0;
+    end else if (absorb) begin
+      open_len_q  <= open_len_q + 8'd1;
+      open_next_q <= open_next_q + AddrW'(ReqBytes);
+    end else if (start_new) begin
+      open_q      <= 1'b1;
+      open_addr_q <= req_addr_i;
+      open_next_q <= req_addr_i + AddrW'(ReqBytes);
+      open_len_q  <= '0;
+    end else if (close) begin
+      open_q <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ax_valid_q <= 1'b0;
+      ax_addr_q  <= '0;
+      ax_len_q   <= '0;
+    end else if (close) begin
+      ax_valid_q <= 1'b1;
+      ax_addr_q  <= open_addr_q;
+      ax_len_q   <= open_len_q;
+    end else if (ax_ready_i) begin
+      ax_valid_q <= 1'b0;
+    end
+  end
+
+  assign ax_valid_o = ax_valid_q;
+  assign ax_addr_o  = ax_addr_q;
+  assign ax_len_o   = ax_len_q;
+
+endmodule
