@@ -14,12 +14,12 @@ set here [file normalize [file dirname [info script]]]
 set out  [file join $here vivado]
 file mkdir $out
 
-# The filelist: one source per line, relative to rtl/, in compile order.
+# The filelist: one source per line, relative to this directory, in compile order.
 set fl [open [file join $here {{filelist}}] r]
 foreach line [split [read $fl] "\n"] {
   set f [string trim $line]
   if {$f eq "" || [string index $f 0] eq "#"} continue
-  read_verilog -sv [file join $here rtl $f]
+  read_verilog -sv [file join $here $f]
 }
 close $fl
 read_xdc [file join $here {{xdc}}]

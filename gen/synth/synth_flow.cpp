@@ -499,7 +499,7 @@ FlowResult run_flow(const FlowOptions& o) {
   v["vlnv"] = fmt::format("tpugen:tpugen:{}{}:{}", o.top, o.config_name.empty() ? "" : "_" + o.config_name,
                           o.version);
   v["constraint_filesets"] =
-      vivado ? "  constraints_xilinx:\n    files:\n      - constraints.xdc: {file_type: xdc}\n\n" : "";
+      vivado ? "  constraints_xilinx:\n    files:\n      - constraints.xdc: {file_type: xdc}\n" : "";
   const std::string synth_snippet = vivado ? "core_synth_vivado.yml" : "core_synth_icestorm.yml";
   v["synth_target"] = fill_template(load_template(o, synth_snippet), v, "fpga/" + synth_snippet);
   const std::string core_name = fmt::format("{}{}.core", o.top, o.config_name.empty() ? "" : "_" + o.config_name);
