@@ -71,5 +71,6 @@ Command run_command();
 Command gen_command();
 Command bench_command();
 Command fuzz_command();
+Command synth_command();
 
 }  // namespace tpugen::cli

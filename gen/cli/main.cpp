@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   const cli::Command commands[] = {cli::params_command(),  cli::limits_command(),  cli::asm_command(),
                                    cli::disasm_command(),  cli::check_command(),   cli::program_command(),
                                    cli::docs_command(),    cli::run_command(),     cli::gen_command(),
-                                   cli::bench_command(),   cli::fuzz_command()};
+                                   cli::bench_command(),   cli::fuzz_command(),    cli::synth_command()};
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (const auto& c : commands) {
     CLI::App* sub = app.add_subcommand(c.name, c.help);

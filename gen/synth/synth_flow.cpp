@@ -1,0 +1,569 @@
+#include "synth/synth_flow.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "spec/diag.h"
+#include "spec/file_io.h"
+#include "synth/template.h"
+
+namespace tpugen::synth {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+constexpr std::string_view kIo = "synth.io";
+
+/// Files the flow writes, relative to the output directory.
+struct Paths {
+  fs::path out;
+  fs::path file(std::string_view name) const { return out / name; }
+};
+
+std::string read_text(const fs::path& p) { return read_file(p, kIo); }
+
+std::string read_if_exists(const fs::path& p) { return fs::exists(p) ? read_text(p) : std::string(); }
+
+std::string load_template(const FlowOptions& o, std::string_view name) {
+  return read_file(o.templates_dir / name, "synth.template");
+}
+
+std::vector<std::string> read_filelist(const fs::path& f) {
+  std::vector<std::string> out;
+  std::stringstream in(read_text(f));
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos || line[b] == '#' || line.compare(b, 2, "//") == 0) continue;
+    out.push_back(line.substr(b, line.find_last_not_of(" \t\r") + 1 - b));
+  }
+  return out;
+}
+
+std::string format_mhz(double mhz) { return fmt::format("{:.2f}", mhz); }
+
+std::string config_line(const FlowOptions& o) {
+  std::string s;
+  for (const auto& [k, v] : o.parameters) s += fmt::format("{}{}={}", s.empty() ? "" : " ", k, v);
+  return s.empty() ? "(user RTL)" : s;
+}
+
+/// The common placeholder values of every template.
+TemplateValues base_values(const FlowOptions& o) {
+  const double period = 1000.0 / o.clock_mhz;
+  return {{"top", o.top},
+          {"config", config_line(o)},
+          {"spec", o.spec_name.empty() ? "(none)" : o.spec_name},
+          {"spec_sha256", o.spec_sha256.empty() ? "(none)" : o.spec_sha256},
+          {"version", o.version},
+          {"target", std::string(target_name(o.target))},
+          {"family", o.xilinx_family},
+          {"part", o.xilinx_part},
+          {"device", o.ice40_device},
+          {"package", o.ice40_package},
+          {"ice40_options", o.ice40_device.rfind("up", 0) == 0 ? "-dsp" : ""},
+          {"period_ns", fmt::format("{:.3f}", period)},
+          {"io_delay_ns", fmt::format("{:.3f}", period * 0.2)},
+          {"gates_dir", "gates"},
+          {"stat_json", "gates/stat.json"},
+          {"depth_txt", "gates/depth.txt"},
+          {"netlist_v", "netlist.v"},
+          {"netlist_json", "netlist.json"},
+          {"filelist", "files.f"},
+          {"xdc", "constraints.xdc"},
+          {"sdc", "constraints.sdc"}};
+}
+
+/// The top module's ports, from a Yosys JSON netlist.
+std::vector<Port> netlist_ports(const std::string& text, const std::string& top) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw Error("synth.report", fmt::format("netlist.json: not valid JSON ({})", e.what()));
+  }
+  if (!j.contains("modules") || !j["modules"].contains(top))
+    throw Error("synth.report", fmt::format("netlist.json has no module '{}'", top));
+  std::vector<Port> ports;
+  const json& module = j["modules"][top];
+  if (!module.contains("ports")) return ports;
+  for (const auto& [name, port] : module["ports"].items())
+    ports.push_back({name, port.value("direction", "input"),
+                     port.contains("bits") ? static_cast<std::int64_t>(port["bits"].size()) : 1});
+  return ports;
+}
+
+/// The clock: a one-bit input named like a clock (clk_i, clk, aclk, ap_clk, ...).
+std::string clock_port(const std::vector<Port>& ports) {
+  std::string best;
+  for (const auto& p : ports) {
+    std::string lower = p.name;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (p.direction != "input" || p.width != 1 || lower.find("clk") == std::string::npos) continue;
+    if (best.empty() || lower == "clk_i" || lower == "clk" || lower == "aclk" || lower == "ap_clk") best = p.name;
+  }
+  return best;
+}
+
+void add_gate(FlowResult& r, std::string rule, std::string status, std::string message) {
+  if (status == "fail" && r.failed_rule.empty()) {
+    r.failed_rule = rule;
+    r.failed_message = message;
+  }
+  r.gates.push_back({std::move(rule), std::move(status), std::move(message)});
+}
+
+std::string join_lines(const std::vector<std::string>& v, std::size_t max) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size() && i < max; ++i) s += (s.empty() ? "" : ", ") + v[i];
+  if (v.size() > max) s += fmt::format(", ... ({} in all)", v.size());
+  return s;
+}
+
+/// The structural gates, from the files the front-end script wrote.
+void structural_gates(const Paths& p, FlowResult& r) {
+  const fs::path latches = p.file("gates/latches.txt"), check = p.file("gates/check.txt");
+  if (!fs::exists(latches)) {
+    for (const char* rule : {"synth.latch", "synth.comb_loop", "synth.multidriven", "synth.undriven"})
+      add_gate(r, rule, "not-run", "Yosys stopped before this gate (see yosys.log)");
+    return;
+  }
+  // The nets the latches drive; the named ones when there are any.
+  auto latch_nets = parse_select_list(read_text(latches));
+  std::vector<std::string> named;
+  for (const auto& n : latch_nets)
+    if (n.find('$') == std::string::npos) named.push_back(n);
+  if (!named.empty()) latch_nets = named;
+  if (latch_nets.empty())
+    add_gate(r, "synth.latch", "pass", "no latch cell after proc");
+  else
+    add_gate(r, "synth.latch", "fail",
+             fmt::format("{} latch(es) inferred, driving {} (a signal assigned on some paths of a combinational "
+                         "block only)",
+                         latch_nets.size(), join_lines(latch_nets, 8)));
+  if (!fs::exists(check)) {
+    for (const char* rule : {"synth.comb_loop", "synth.multidriven", "synth.undriven"})
+      add_gate(r, rule, "not-run", "Yosys stopped before `check` (an earlier gate failed)");
+    return;
+  }
+  const auto findings = parse_check(read_text(check));
+  const std::pair<const char*, const char*> rules[] = {
+      {"synth.comb_loop", "no combinational loop (check, on the flattened design)"},
+      {"synth.multidriven", "no net with more than one driver (check)"},
+      {"synth.undriven", "no used net without a driver (check)"}};
+  for (const auto& [rule, ok_text] : rules) {
+    std::vector<std::string> hits;
+    std::string first_detail;
+    for (const auto& f : findings)
+      if (f.rule == rule) {
+        hits.push_back(std::string(rule) == "synth.comb_loop" || f.bits == 1
+                           ? f.subject
+                           : fmt::format("{} ({} bits)", f.subject, f.bits));
+        if (first_detail.empty()) first_detail = f.detail;
+      }
+    if (hits.empty()) {
+      add_gate(r, rule, "pass", ok_text);
+      continue;
+    }
+    std::string what = std::string(rule) == "synth.comb_loop"     ? "combinational loop(s) through"
+                       : std::string(rule) == "synth.multidriven" ? "net(s) with conflicting drivers:"
+                                                                  : "net(s) used but never driven:";
+    std::string msg = fmt::format("{} {} {}", hits.size(), what, join_lines(hits, 6));
+    if (!first_detail.empty()) {
+      std::string indented;
+      std::stringstream in(first_detail);
+      std::string l;
+      for (int n = 0; std::getline(in, l) && n < 8; ++n) indented += "\n    " + l;
+      msg += "; the first:" + indented;
+    }
+    add_gate(r, rule, "fail", msg);
+  }
+}
+
+/// True when a memory cell was declared in the primitive's file: one entry of
+/// its src attribute (the instantiation sites and the declaration, joined by
+/// '|') is in <primitive>.sv, which instantiates nothing.
+bool from_primitive(const MemoryCell& m, const std::string& primitive) {
+  const std::string file = primitive + ".sv:";
+  std::stringstream entries(m.src);
+  std::string e;
+  while (std::getline(entries, e, '|')) {
+    const auto at = e.rfind(file);
+    if (at != std::string::npos && (at == 0 || e[at - 1] == '/')) return true;
+  }
+  return false;
+}
+
+/// The memory gate (docs/synth.md): every instance of the RAM primitive
+/// declares its memory (the frontend kept the array as a memory) and reaches
+/// the target's memory step as one $mem cell; generic: each is RAM-shaped (at
+/// most two ports, clocked reads: an SRAM macro can take it); FPGA: none is
+/// left for flip-flops after the RAM mapping. Other arrays (register files
+/// with many read ports, ROMs from case statements) are reported, not gated.
+void memory_gate(const FlowOptions& o, const Paths& p, FlowResult& r) {
+  const fs::path hier = p.file("gates/hierarchy.json"), in = p.file("gates/memories_in.il"),
+                 left = p.file("gates/memories_left.il");
+  const bool fpga = o.target != Target::Generic;
+  if (!fs::exists(hier) || !fs::exists(in) || (fpga && !fs::exists(left))) {
+    add_gate(r, "synth.memory", "not-run", "Yosys stopped before the memory step (an earlier gate failed)");
+    return;
+  }
+  const StatReport stat = parse_stat_json(read_text(hier), "gates/hierarchy.json");
+  std::vector<std::string> lost;
+  for (const auto& [module, n] : instance_counts(stat, o.top)) {
+    const auto it = stat.modules.find(module);
+    if (it == stat.modules.end()) continue;
+    r.memories += n * it->second.memories;
+    if (is_module_of(module, o.ram_primitive)) {
+      r.ram_instances += n;
+      if (it->second.memories == 0) lost.push_back(module);
+    }
+  }
+  r.memory_cells = parse_memory_cells(read_text(in));
+  auto describe = [](const MemoryCell& m) {
+    return fmt::format("{} ({}x{} bits, {}W/{}R{}{})", m.name, m.size, m.width, m.wr_ports, m.rd_ports,
+                       m.sync_read ? "" : ", asynchronous read", m.src.empty() ? "" : ", " + m.src);
+  };
+  std::vector<MemoryCell> prim;
+  for (const auto& m : r.memory_cells)
+    if (from_primitive(m, o.ram_primitive)) prim.push_back(m);
+  if (!lost.empty()) {
+    add_gate(r, "synth.memory", "fail",
+             fmt::format("{} declares no memory in {}: its array was taken apart into registers by the frontend",
+                         o.ram_primitive, join_lines(lost, 4)));
+    return;
+  }
+  if (static_cast<std::int64_t>(prim.size()) != r.ram_instances) {
+    add_gate(r, "synth.memory", "fail",
+             fmt::format("{} instances of {} but {} of its memories reached the memory step as $mem cells",
+                         r.ram_instances, o.ram_primitive, prim.size()));
+    return;
+  }
+  std::vector<std::string> bad;
+  for (const auto& m : prim)
+    if (m.rd_ports + m.wr_ports > 2 || !m.sync_read) bad.push_back(describe(m));
+  if (!bad.empty()) {
+    add_gate(r, "synth.memory", "fail",
+             fmt::format("{} memory(ies) of {} that no RAM can implement (more than two ports, or a read without "
+                         "a clock): {}",
+                         bad.size(), o.ram_primitive, join_lines(bad, 4)));
+    return;
+  }
+  if (fpga) {
+    std::vector<std::string> ff;
+    std::int64_t bits = 0;
+    for (const auto& m : parse_memory_cells(read_text(left)))
+      if (from_primitive(m, o.ram_primitive)) {
+        ff.push_back(describe(m));
+        bits += m.size * m.width;
+      }
+    if (!ff.empty()) {
+      add_gate(r, "synth.memory", "fail",
+               fmt::format("{} memory(ies) of {} not mapped to block or distributed RAM, left for {} flip-flops: {}",
+                           ff.size(), o.ram_primitive, bits, join_lines(ff, 4)));
+      return;
+    }
+  }
+  const std::size_t others = r.memory_cells.size() - prim.size();
+  add_gate(r, "synth.memory", "pass",
+           fmt::format("{} instances of {}, each one $mem cell with at most two ports and clocked reads{}; {} other "
+                       "array(s) (register files, ROMs) left to the target's mapping",
+                       r.ram_instances, o.ram_primitive,
+                       fpga ? ", all mapped to RAM cells (none left for flip-flops)" : " (memory -nomap)", others));
+}
+
+std::string shell_connections(const std::vector<Port>& ports, const std::string& clock, std::int64_t& in_bits,
+                              std::int64_t& out_bits) {
+  std::string s;
+  in_bits = 0;
+  out_bits = 0;
+  for (const auto& port : ports) {
+    std::string expr;
+    if (port.name == clock) {
+      expr = clock;
+    } else if (port.direction == "output") {
+      expr = fmt::format("out_d[{} +: {}]", out_bits, port.width);
+      out_bits += port.width;
+    } else if (port.direction == "input") {
+      expr = fmt::format("in_q[{} +: {}]", in_bits, port.width);
+      in_bits += port.width;
+    }
+    s += fmt::format("{}    .{}({})", s.empty() ? "" : ",\n", port.name, expr);
+  }
+  return s;
+}
+
+/// ice40: the core in its I/O shell, synthesized again, then nextpnr-ice40.
+void place_and_route(const FlowOptions& o, const Paths& p, FlowResult& r, TemplateValues v) {
+  std::int64_t in_bits = 0, out_bits = 0;
+  v["clock_port"] = r.clock_port.empty() ? "clk" : r.clock_port;
+  v["connections"] = shell_connections(r.ports, r.clock_port, in_bits, out_bits);
+  v["in_bits"] = std::to_string(std::max<std::int64_t>(in_bits, 1));
+  v["out_bits"] = std::to_string(std::max<std::int64_t>(out_bits, 1));
+  v["shell"] = "ice40_shell.sv";
+  v["pnr_json"] = "pnr_netlist.json";
+  v["shell_stat_json"] = "gates/shell_stat.json";
+  r.shell_ffs = std::max<std::int64_t>(in_bits, 1) + 1 + std::max<std::int64_t>(out_bits, 1);
+  write_file(p.file("ice40_shell.sv"), fill_template(load_template(o, "ice40_shell.sv"), v, "fpga/ice40_shell.sv"), kIo);
+  write_file(p.file("pnr.ys"), fill_template(load_template(o, "yosys_ice40_pnr.ys"), v, "fpga/yosys_ice40_pnr.ys"), kIo);
+  r.files.insert(r.files.end(), {"ice40_shell.sv", "pnr.ys"});
+  const fs::path yosys = locate(o.yosys);
+  if (const int rc = run_logged({yosys.string(), "-s", "pnr.ys"}, p.file("yosys_pnr.log"), p.out); rc != 0)
+    throw Error("synth.tool", fmt::format("yosys (the ice40 shell for place and route) exited with {}; the end of "
+                                          "{}:\n{}",
+                                          rc, p.file("yosys_pnr.log").string(),
+                                          last_lines(read_if_exists(p.file("yosys_pnr.log")), 15)));
+  r.files.push_back("yosys_pnr.log");
+  const fs::path nextpnr = locate(o.nextpnr);
+  const std::vector<std::string> argv = {nextpnr.string(), "--" + o.ice40_device, "--package", o.ice40_package,
+                                         "--json", "pnr_netlist.json", "--report", "pnr_report.json",
+                                         "--freq", format_mhz(o.clock_mhz), "--seed", std::to_string(o.seed),
+                                         "--timing-allow-fail", "--asc", "pnr.asc"};
+  const int rc = run_logged(argv, p.file("nextpnr.log"), p.out);
+  r.files.push_back("nextpnr.log");
+  const std::string log = read_if_exists(p.file("nextpnr.log"));
+  if (rc != 0) {
+    PnrResult fail = parse_nextpnr_failure(log);
+    if (fail.error.empty())
+      throw Error("synth.tool", fmt::format("nextpnr-ice40 exited with {} and printed no ERROR line; the end of {}:\n{}",
+                                            rc, p.file("nextpnr.log").string(), last_lines(log, 15)));
+    std::string used;
+    if (!fail.resource.empty())
+      if (const auto it = fail.utilization.find(fail.resource); it != fail.utilization.end())
+        used = fmt::format(" ({} used of {} available)", it->second.first, it->second.second);
+    const std::string msg =
+        fail.resource.empty()
+            ? fmt::format("nextpnr-ice40 failed on the {} ({}): {}", o.ice40_device, o.ice40_package, fail.error)
+            : fmt::format("the design does not fit the iCE40 {} ({}): not enough {}{}; nextpnr: {}", o.ice40_device,
+                          o.ice40_package, fail.resource, used, fail.error);
+    add_gate(r, "synth.fit", "fail", msg);
+    r.pnr = fail;
+    return;
+  }
+  r.files.insert(r.files.end(), {"pnr_netlist.json", "pnr_report.json", "pnr.asc"});
+  r.pnr = parse_nextpnr_report(read_text(p.file("pnr_report.json")));
+  std::string util;
+  for (const char* res : {"ICESTORM_LC", "ICESTORM_RAM", "ICESTORM_DSP", "SB_IO"})
+    if (const auto it = r.pnr->utilization.find(res); it != r.pnr->utilization.end())
+      util += fmt::format("{}{} {}/{}", util.empty() ? "" : ", ", res, it->second.first, it->second.second);
+  add_gate(r, "synth.fit", "pass", fmt::format("placed and routed on the iCE40 {} ({}): {}", o.ice40_device,
+                                               o.ice40_package, util));
+}
+
+json report_json(const FlowOptions& o, const FlowResult& r) {
+  json j;
+  j["tool"] = fmt::format("tpugen {}", o.version);
+  j["target"] = target_name(o.target);
+  j["top"] = o.top;
+  j["ok"] = r.ok;
+  if (!r.ok) j["failure"] = {{"rule", r.failed_rule}, {"message", r.failed_message}};
+  json params = json::object();
+  for (const auto& [k, v] : o.parameters) params[k] = v;
+  j["parameters"] = params;
+  j["spec"] = {{"file", o.spec_name}, {"sha256", o.spec_sha256}};
+  j["tools"] = {{"yosys", r.yosys_version}};
+  if (o.target == Target::Ice40) j["tools"]["nextpnr"] = r.nextpnr_version;
+  if (o.target == Target::Xilinx) j["xilinx"] = {{"family", o.xilinx_family}, {"part_for_vivado", o.xilinx_part}};
+  if (o.target == Target::Ice40) j["ice40"] = {{"device", o.ice40_device}, {"package", o.ice40_package}};
+  j["clock"] = {{"port", r.clock_port}, {"mhz", o.clock_mhz}};
+  json gates = json::array();
+  for (const auto& g : r.gates) gates.push_back({{"rule", g.rule}, {"status", g.status}, {"message", g.message}});
+  j["gates"] = gates;
+  const Resources& res = r.resources;
+  json resources = {{"lut", res.luts}, {"ff", res.ffs}, {"bram", res.bram}, {"dsp", res.dsp}, {"carry", res.carry}};
+  if (o.target == Target::Xilinx) {
+    resources["ramb18"] = res.ramb18;
+    resources["ramb36"] = res.ramb36;
+    resources["bram36_equivalent"] = res.bram36;
+    resources["lutram_cells"] = res.lutram_cells;
+    resources["lutram_luts"] = res.lutram_luts;
+    resources["srl"] = res.srl;
+    resources["muxf"] = res.muxf;
+  }
+  if (o.target == Target::Ice40) resources["spram"] = res.spram;
+  if (o.target == Target::Generic) {
+    resources.erase("lut");
+    resources["gates"] = res.luts;
+  }
+  resources["io_buffers"] = res.io;
+  resources["other"] = res.other;
+  j["resources"] = resources;
+  j["cells_by_type"] = r.cells_by_type;
+  j["memories"] = {{"declared", r.memories}, {"ram_instances", r.ram_instances}};
+  if (r.depth) j["depth"] = {{"cells", *r.depth}, {"measure", "ltp -noff: the longest path of combinational cells "
+                                                               "between flip-flops, ports and RAMs"}};
+  if (r.pnr) {
+    json pnr = {{"routed", r.pnr->routed}};
+    if (r.pnr->fmax_mhz) pnr["fmax_mhz"] = *r.pnr->fmax_mhz;
+    if (!r.pnr->clock.empty()) pnr["clock"] = r.pnr->clock;
+    if (!r.pnr->error.empty()) pnr["error"] = r.pnr->error;
+    if (!r.pnr->resource.empty()) pnr["resource"] = r.pnr->resource;
+    json util = json::object();
+    for (const auto& [k, u] : r.pnr->utilization) util[k] = {{"used", u.first}, {"available", u.second}};
+    pnr["utilization"] = util;
+    pnr["shell_ffs"] = r.shell_ffs;
+    j["pnr"] = pnr;
+  }
+  json ports = json::array();
+  for (const auto& p : r.ports) ports.push_back({{"name", p.name}, {"direction", p.direction}, {"width", p.width}});
+  j["ports"] = ports;
+  j["files"] = r.files;
+  return j;
+}
+
+}  // namespace
+
+Target parse_target(std::string_view name) {
+  for (const Target t : {Target::Generic, Target::Xilinx, Target::Ice40})
+    if (target_name(t) == name) return t;
+  throw Error("synth.target", fmt::format("unknown target '{}': generic, xilinx or ice40", name));
+}
+
+FlowResult run_flow(const FlowOptions& o) {
+  FlowResult r;
+  const fs::path yosys = locate(o.yosys);  // fail before any work when a tool is missing
+  if (o.target == Target::Ice40) locate(o.nextpnr);
+  const Paths p{fs::absolute(o.out_dir)};
+  std::error_code ec;
+  fs::create_directories(p.file("gates"), ec);
+  if (ec) throw Error("synth.io", fmt::format("cannot create '{}': {}", p.out.string(), ec.message()));
+  r.yosys_version = version_line({yosys.string(), "-V"}, p.file("gates/version.txt"));
+  if (o.target == Target::Ice40)
+    r.nextpnr_version = version_line({locate(o.nextpnr).string(), "--version"}, p.file("gates/version.txt"));
+
+  // The sources, in compile order, as the output directory's files.f.
+  const auto sources = read_filelist(o.rtl_dir / "files.f");
+  if (sources.empty())
+    throw Error("synth.io", fmt::format("'{}' lists no source", (o.rtl_dir / "files.f").string()));
+  std::string filelist, reads, core_files;
+  for (const auto& s : sources) {
+    const std::string rel = "rtl/" + fs::path(s).filename().string();
+    filelist += rel + "\n";
+    reads += fmt::format("read_verilog -sv {}\n", rel);
+    core_files += fmt::format("      - {}\n", rel);
+  }
+  write_file(p.file("files.f"), filelist, kIo);
+  r.files.push_back("files.f");
+
+  TemplateValues v = base_values(o);
+  v["read_sources"] = reads;
+  const std::string front = fill_template(load_template(o, "yosys_front.ys"), v, "fpga/yosys_front.ys");
+  const std::string script_name = fmt::format("yosys_{}.ys", target_name(o.target));
+  const std::string back = fill_template(load_template(o, script_name), v, "fpga/" + script_name);
+  write_file(p.file("synth.ys"), front + "\n" + back, kIo);
+  r.files.insert(r.files.end(), {"rtl/", "synth.ys", "yosys.log"});
+  for (const char* stale : {"gates/latches.txt", "gates/check.txt", "gates/hierarchy.json", "gates/memories_in.il",
+                            "gates/memories_left.il", "gates/stat.json", "gates/depth.txt", "netlist.json", "netlist.v"})
+    fs::remove(p.file(stale), ec);
+
+  const int rc = run_logged({yosys.string(), "-s", "synth.ys"}, p.file("yosys.log"), p.out);
+  structural_gates(p, r);
+  memory_gate(o, p, r);
+  if (rc != 0 && r.failed_rule.empty())
+    throw Error("synth.tool", fmt::format("yosys exited with {}; the end of {}:\n{}", rc, p.file("yosys.log").string(),
+                                          last_lines(read_if_exists(p.file("yosys.log")), 20)));
+
+  if (r.failed_rule.empty()) {
+    const StatReport stat = parse_stat_json(read_text(p.file("gates/stat.json")), "gates/stat.json");
+    r.cells_by_type = stat.design.cells_by_type;
+    r.resources = classify(o.target, r.cells_by_type);
+    r.depth = parse_ltp(read_if_exists(p.file("gates/depth.txt")));
+    r.ports = netlist_ports(read_text(p.file("netlist.json")), o.top);
+    r.clock_port = clock_port(r.ports);
+    r.files.insert(r.files.end(), {"netlist.v", "netlist.json"});
+    if (o.target == Target::Ice40) place_and_route(o, p, r, v);
+  }
+  r.ok = r.failed_rule.empty();
+
+  // The templates for the engineer's own flow.
+  v["clock_port"] = r.clock_port.empty() ? "clk_i" : r.clock_port;
+  write_file(p.file("constraints.sdc"), fill_template(load_template(o, "constraints.sdc"), v, "fpga/constraints.sdc"),
+             kIo);
+  r.files.push_back("constraints.sdc");
+  const bool vivado = o.target != Target::Ice40;
+  if (vivado) {
+    write_file(p.file("constraints.xdc"),
+               fill_template(load_template(o, "constraints.xdc"), v, "fpga/constraints.xdc"), kIo);
+    write_file(p.file("vivado_synth.tcl"),
+               fill_template(load_template(o, "vivado_synth.tcl"), v, "fpga/vivado_synth.tcl"), kIo);
+    r.files.insert(r.files.end(), {"constraints.xdc", "vivado_synth.tcl"});
+  }
+  v["rtl_files"] = core_files.substr(0, core_files.empty() ? 0 : core_files.size() - 1);
+  v["vlnv"] = fmt::format("tpugen:tpugen:{}{}:{}", o.top, o.config_name.empty() ? "" : "_" + o.config_name,
+                          o.version);
+  v["constraint_filesets"] =
+      vivado ? "  constraints_xilinx:\n    files:\n      - constraints.xdc: {file_type: xdc}\n" : "";
+  const std::string synth_snippet = vivado ? "core_synth_vivado.yml" : "core_synth_icestorm.yml";
+  v["synth_target"] = fill_template(load_template(o, synth_snippet), v, "fpga/" + synth_snippet);
+  const std::string core_name = fmt::format("{}{}.core", o.top, o.config_name.empty() ? "" : "_" + o.config_name);
+  write_file(p.file(core_name), fill_template(load_template(o, "ip.core"), v, "fpga/ip.core"), kIo);
+  r.files.push_back(core_name);
+
+  r.files.insert(r.files.end(), {"synth_report.txt", "synth_report.json"});
+  write_file(p.file("synth_report.json"), report_json(o, r).dump(2) + "\n", kIo);
+  write_file(p.file("synth_report.txt"), report_text(o, r), kIo);
+  return r;
+}
+
+std::string report_text(const FlowOptions& o, const FlowResult& r) {
+  std::string s;
+  s += fmt::format("tpugen synth: target {}, top {}\n", target_name(o.target), o.top);
+  s += fmt::format("configuration: {}\n", config_line(o));
+  if (!o.spec_sha256.empty()) s += fmt::format("spec: {} sha256 {}\n", o.spec_name, o.spec_sha256);
+  s += fmt::format("tools: {}{}\n", r.yosys_version, r.nextpnr_version.empty() ? "" : "; " + r.nextpnr_version);
+  if (o.target == Target::Xilinx) s += fmt::format("synth_xilinx -family {}\n", o.xilinx_family);
+  if (o.target == Target::Ice40) s += fmt::format("synth_ice40; nextpnr-ice40 --{} --package {}\n", o.ice40_device,
+                                                  o.ice40_package);
+  s += "gates:\n";
+  for (const auto& g : r.gates) s += fmt::format("  {:<18} {:<7} {}\n", g.rule, g.status, g.message);
+  if (!r.ok) {
+    s += fmt::format("FAILED [{}]: {}\n", r.failed_rule, r.failed_message);
+    if (r.cells_by_type.empty()) return s;
+  }
+  const Resources& x = r.resources;
+  switch (o.target) {
+    case Target::Generic:
+      s += fmt::format("cells: {} gates, {} flip-flops (Yosys' internal gate library)\n", x.luts, x.ffs);
+      break;
+    case Target::Xilinx:
+      s += fmt::format(
+          "resources: LUT {} (logic) + {} LUTRAM ({} cells) + {} SRL, FF {}, BRAM {} (RAMB36 {}, RAMB18 {}; {:.1f} "
+          "RAMB36 equivalents), DSP {}, CARRY {}, MUXF {}\n",
+          x.luts, x.lutram_luts, x.lutram_cells, x.srl, x.ffs, x.bram, x.ramb36, x.ramb18, x.bram36, x.dsp, x.carry,
+          x.muxf);
+      break;
+    case Target::Ice40:
+      s += fmt::format("resources: LUT4 {}, FF {}, BRAM {} (SB_RAM40_4K), DSP {} (SB_MAC16), CARRY {}, SPRAM {}\n",
+                       x.luts, x.ffs, x.bram, x.dsp, x.carry, x.spram);
+      break;
+  }
+  if (r.depth)
+    s += fmt::format("depth: {} cells on the longest combinational path ({})\n", *r.depth,
+                     o.target == Target::Generic  ? "ltp -noff: generic gates, flip-flops excluded"
+                     : o.target == Target::Xilinx ? "ltp between flip-flops, RAMs, DSPs and ports: LUT, MUXF, "
+                                                    "CARRY and INV cells"
+                                                  : "ltp between flip-flops, RAMs, DSPs and ports: SB_LUT4 and "
+                                                    "SB_CARRY cells");
+  if (r.pnr && r.pnr->routed) {
+    if (r.pnr->fmax_mhz)
+      s += fmt::format("fmax: {:.2f} MHz (nextpnr-ice40, clock {}, target {} MHz; core inside a {}-flip-flop I/O "
+                       "shell)\n",
+                       *r.pnr->fmax_mhz, r.pnr->clock, format_mhz(o.clock_mhz), r.shell_ffs);
+    for (const auto& [res, u] : r.pnr->utilization)
+      if (u.first > 0) s += fmt::format("  {:<14} {:>6} / {:<6}\n", res, u.first, u.second);
+  }
+  s += "cells by type:\n";
+  for (const auto& [type, n] : r.cells_by_type) s += fmt::format("  {:<24} {:>8}\n", type, n);
+  s += "files:";
+  for (const auto& f : r.files) s += " " + f;
+  return s + "\n";
+}
+
+}  // namespace tpugen::synth
