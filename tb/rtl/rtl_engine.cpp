@@ -214,13 +214,14 @@ std::string sim_config_header(const RtlContext& ctx) {
       "// sim_config.h: the configuration facts the Verilator harness (sim_main.cpp)\n"
       "// needs, derived by tpugen {} from {} (sha256 {}).\n"
       "// Parameters: {}. Do not edit.\n"
-      "#pragma once\n\n#include \"V{}.h\"\n\nnamespace sim_config {{\n\n",
+      "#pragma once\n\n#include \"V{}.h\"\n\n"
+      "// Which harness sim_main.cpp compiles (the AXI top's needs the AXI facts below).\n"
+      "#define TPUSIM_AXI_TOP {}\n\nnamespace sim_config {{\n\n",
       TPUGEN_VERSION, fs::path(spec.path).filename().string(), spec.sha256, params_text(ctx),
-      top_module(ctx.options().top));
+      top_module(ctx.options().top), ctx.options().top == TopKind::Axi ? 1 : 0);
   const bool axi = ctx.options().top == TopKind::Axi;
-  o += fmt::format("/// The top this simulator drives.\nusing Dut = V{0};\ninline constexpr const char* kTopModule = \"{0}\";\n"
-                   "inline constexpr bool kAxiTop = {1};\n\n",
-                   top_module(ctx.options().top), axi ? "true" : "false");
+  o += fmt::format("/// The top this simulator drives.\nusing Dut = V{0};\ninline constexpr const char* kTopModule = \"{0}\";\n\n",
+                   top_module(ctx.options().top));
   if (axi) o += axi_sim_config(ctx);
   o += "/// A progress counter of progress_o and the header slice holding its count.\n"
        "struct Counter {\n  const char* name;\n  const char* unit;\n  unsigned hdr_word;\n  unsigned hdr_lsb;\n"

@@ -33,10 +33,13 @@
 #include <type_traits>
 #include <vector>
 
-#include "axi_harness.h"
-#include "core_harness.h"
 #include "sim_common.h"
 #include "sim_config.h"
+#if TPUSIM_AXI_TOP
+#include "axi_harness.h"
+#else
+#include "core_harness.h"
+#endif
 
 namespace {
 
@@ -238,7 +241,11 @@ int run(int argc, char** argv) {
 #endif
   Outcome r;
   // The harness of the top this simulator was built with.
-  using Harness = std::conditional_t<sim_config::kAxiTop, AxiHarness<sim_config::Dut>, CoreHarness<sim_config::Dut>>;
+#if TPUSIM_AXI_TOP
+  using Harness = AxiHarness<sim_config::Dut>;
+#else
+  using Harness = CoreHarness<sim_config::Dut>;
+#endif
   {
     Harness h(o, *ctx);
     r = h.run();
