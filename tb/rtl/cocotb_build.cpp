@@ -46,6 +46,34 @@ std::string pinned_cocotb(const std::string& requirements) {
   throw Error("gen.template", "tb/cocotb/requirements.txt pins no cocotb==VERSION");
 }
 
+/// The AXI top's facts an AXI driver needs (TopKind::Axi): the master's bus
+/// and burst rules, the bundles, its streams and the control registers' fields,
+/// from the loaded AXI spec (as sim_config.h has them for the C++ harness).
+nlohmann::ordered_json axi_config_json(const RtlContext& ctx) {
+  const AxiTopSpec& a = ctx.axi();
+  nlohmann::ordered_json j;
+  j["spec"] = fs::absolute(a.path).string();
+  j["spec_sha256"] = a.sha256;
+  j["data_bytes"] = ctx.axi_data_bytes();
+  j["addr_bits"] = a.master.addr_bits;
+  j["id_bits"] = a.master.id_bits;
+  j["max_burst_beats"] = a.master.max_burst_beats;
+  j["boundary_bytes"] = a.master.boundary_bytes;
+  j["max_outstanding"] = a.master.max_outstanding;
+  j["master_bundle"] = a.master.bundle;
+  j["control_bundle"] = a.control.bundle;
+  j["control_data_bits"] = a.control.data_bits;
+  j["control_addr_bits"] = a.control.addr_bits;
+  j["streams"] = nlohmann::ordered_json::array();
+  for (const auto& s : a.master.streams) j["streams"].push_back({{"port", s.port}, {"id", s.id}, {"bases", s.bases}});
+  j["fields"] = nlohmann::ordered_json::object();
+  for (const auto& r : a.control.registers)
+    for (const auto& f : r.fields)
+      j["fields"][f.name] = {{"register", r.name}, {"offset", r.offset}, {"lsb", f.lsb}, {"width", f.width},
+                             {"access", std::string(access_name(f.access))}};
+  return j;
+}
+
 }  // namespace
 
 std::vector<std::string> cocotb_verilator_args() { return verilator_model_args(); }
@@ -81,6 +109,7 @@ std::string cocotb_config_json(const RtlContext& ctx) {
   j["unit_names"] = nlohmann::ordered_json::array();
   for (const auto& u : spec.units) j["unit_names"].push_back(u.name);
   j["fault_names"] = fault_names(ctx);
+  if (ctx.options().top == TopKind::Axi) j["axi"] = axi_config_json(ctx);
   return j.dump(2) + "\n";
 }
 

@@ -16,7 +16,9 @@ namespace tpugen::rtl {
 
 /// tpu_config.json: the configuration as the helper library sees it (top
 /// module, build parameters, beat and memory sizes, fault, unit and progress
-/// counter names), derived from the spec and the generated package.
+/// counter names), derived from the spec and the generated package; for the
+/// AXI top also "axi": the bus width, ID bits, burst rules, bundle names,
+/// streams and the control register fields, from the AXI spec (ctx.axi()).
 std::string cocotb_config_json(const RtlContext& ctx);
 
 /// The Verilator arguments cocotb.mk adds to cocotb's own (--vpi

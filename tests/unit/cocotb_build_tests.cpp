@@ -4,6 +4,8 @@
 // CTest tests (tests/cocotb).
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -108,4 +110,51 @@ TEST_CASE("cocotb build: gen --vpi writes the Verilator build and the library wi
   for (const auto& f : written) first.push_back(test::read_text(f));
   rtl::write_cocotb_build(ctx, dir.string());
   for (std::size_t i = 0; i < written.size(); ++i) CHECK(test::read_text(written[i]) == first[i]);
+}
+
+TEST_CASE("cocotb build: tpu_config.json of the AXI top carries the AXI spec's bus and register fields", "[cocotb]") {
+  rtl::RtlOptions o;
+  o.top = rtl::TopKind::Axi;
+  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
+  const rtl::RtlContext ctx(isa, o);
+  const auto j = nlohmann::json::parse(rtl::cocotb_config_json(ctx));
+  CHECK(j.at("top") == "tpu_axi_top");
+  CHECK(j.at("top_kind") == "axi");
+
+  // Against the AXI spec read on its own, and the bus width the RTL is built with.
+  const rtl::AxiTopSpec spec = rtl::load_axi_top_spec(rtl::axi_top_spec_path(isa.spec().path));
+  const auto& a = j.at("axi");
+  CHECK(a.at("data_bytes") == ctx.axi_data_bytes());
+  CHECK(a.at("data_bytes") == isa.param("BUS_BYTES"));
+  CHECK(a.at("id_bits") == spec.master.id_bits);
+  CHECK(a.at("max_burst_beats") == spec.master.max_burst_beats);
+  CHECK(a.at("boundary_bytes") == spec.master.boundary_bytes);
+  CHECK(a.at("master_bundle") == spec.master.bundle);
+  CHECK(a.at("control_bundle") == spec.control.bundle);
+  REQUIRE(a.at("streams").size() == spec.master.streams.size());
+  for (std::size_t i = 0; i < spec.master.streams.size(); ++i) {
+    CHECK(a.at("streams")[i].at("port") == spec.master.streams[i].port);
+    CHECK(a.at("streams")[i].at("id") == spec.master.streams[i].id);
+    CHECK(a.at("streams")[i].at("bases").get<std::vector<std::string>>() == spec.master.streams[i].bases);
+  }
+  // Every field, with the offset, lsb and width the C++ harness's sim_config.h has for it.
+  const std::string header = rtl::sim_config_header(ctx);
+  std::size_t fields = 0;
+  for (const auto& r : spec.control.registers)
+    for (const auto& f : r.fields) {
+      INFO(f.name);
+      ++fields;
+      const auto& jf = a.at("fields").at(f.name);
+      CHECK(jf.at("register") == r.name);
+      CHECK(jf.at("offset") == r.offset);
+      CHECK(jf.at("lsb") == f.lsb);
+      CHECK(jf.at("width") == f.width);
+      CHECK(header.find(fmt::format("Field {} = {{{:#x}, {}, {}}};", f.name, jf.at("offset").get<unsigned>(),
+                                    jf.at("lsb").get<int>(), jf.at("width").get<int>())) != std::string::npos);
+    }
+  CHECK(a.at("fields").size() == fields);
+
+  // The core top's configuration has no AXI part.
+  const rtl::RtlContext core(isa, rtl::RtlOptions{});
+  CHECK_FALSE(nlohmann::json::parse(rtl::cocotb_config_json(core)).contains("axi"));
 }

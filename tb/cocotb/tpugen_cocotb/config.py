@@ -27,9 +27,89 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class RegField:
+    """A field of the AXI top's control registers (spec/axi_top.yaml)."""
+
+    name: str
+    register: str
+    offset: int     #: the register's byte offset
+    lsb: int
+    width: int
+    access: str     #: rw, ro, w1s_hc, cor, tow
+
+    @property
+    def mask(self) -> int:
+        """The field's bits in its register."""
+        return ((1 << self.width) - 1) << self.lsb
+
+    def get(self, value: int) -> int:
+        """The field of a register's value."""
+        return (value >> self.lsb) & ((1 << self.width) - 1)
+
+    def put(self, v: int) -> int:
+        """v in the field's bits (the rest 0)."""
+        return (v << self.lsb) & self.mask
+
+
+@dataclass(frozen=True)
+class AxiStream:
+    """One of the core's memory ports on the AXI master."""
+
+    port: str
+    id: int
+    bases: List[str]  #: base address names, each a <name>_lo / <name>_hi field pair
+
+
+@dataclass(frozen=True)
+class AxiConfig:
+    """The AXI top's host interface, from the AXI spec through tpugen
+    (tpu_config.json "axi"; present when the top kind is "axi")."""
+
+    spec: str
+    data_bytes: int          #: bytes of the master's data bus
+    addr_bits: int
+    id_bits: int
+    max_burst_beats: int
+    boundary_bytes: int      #: no burst crosses a multiple of this
+    max_outstanding: int     #: bursts in flight per stream
+    master_bundle: str       #: ports m_axi_<master_bundle>_*
+    control_bundle: str      #: ports s_axi_<control_bundle>_*
+    control_data_bits: int
+    control_addr_bits: int
+    streams: List[AxiStream]
+    fields: Dict[str, RegField]
+
+    @property
+    def master_prefix(self) -> str:
+        return f"m_axi_{self.master_bundle}_"
+
+    @property
+    def control_prefix(self) -> str:
+        return f"s_axi_{self.control_bundle}_"
+
+    def field(self, name: str) -> RegField:
+        try:
+            return self.fields[name]
+        except KeyError:
+            raise KeyError(f"the AXI top's control registers have no field {name!r} "
+                           f"({self.spec}); the driver needs it") from None
+
+    @classmethod
+    def from_json(cls, j: dict) -> "AxiConfig":
+        return cls(
+            spec=j["spec"], data_bytes=j["data_bytes"], addr_bits=j["addr_bits"], id_bits=j["id_bits"],
+            max_burst_beats=j["max_burst_beats"], boundary_bytes=j["boundary_bytes"],
+            max_outstanding=j["max_outstanding"], master_bundle=j["master_bundle"],
+            control_bundle=j["control_bundle"], control_data_bits=j["control_data_bits"],
+            control_addr_bits=j["control_addr_bits"],
+            streams=[AxiStream(s["port"], s["id"], list(s["bases"])) for s in j["streams"]],
+            fields={name: RegField(name=name, **f) for name, f in j["fields"].items()})
+
+
+@dataclass(frozen=True)
 class TpuConfig:
     path: Path                      #: the tpu_config.json it was read from
-    top: str                        #: the top module (tpu_top)
+    top: str                        #: the top module (tpu_top or tpu_axi_top)
     top_kind: str                   #: "core" (native memory ports) or "axi"
     spec: str                       #: the spec the configuration was generated from
     parameters: Dict[str, int]      #: the build parameters (T, MAXDIM, ...)
@@ -44,6 +124,7 @@ class TpuConfig:
     counters: List[Counter] = field(default_factory=list)
     unit_names: List[str] = field(default_factory=list)   #: fault_unit_o codes
     fault_names: List[str] = field(default_factory=list)  #: fault_o codes (0: NONE)
+    axi: Optional[AxiConfig] = None  #: the AXI top's host interface (top_kind "axi")
 
     @property
     def dir(self) -> Path:
@@ -84,6 +165,7 @@ class TpuConfig:
             counters=[Counter(**c) for c in j["counters"]],
             unit_names=list(j["unit_names"]),
             fault_names=list(j["fault_names"]),
+            axi=AxiConfig.from_json(j["axi"]) if "axi" in j else None,
         )
 
     def fault_name(self, code: int) -> str:

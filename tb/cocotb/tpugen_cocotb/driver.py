@@ -4,13 +4,13 @@
 load (program image and the DRAM matrices), start, wait_done, and C after the
 run. `CoreDriver` drives tpu_top's native valid/ready memory ports with the
 models of memory.py, one cycle at a time, like the C++ harness
-(tb/rtl/sim_main.cpp). `driver_for(dut)` picks the driver for the
-configuration's top (tpu_config.json "top_kind").
+(tb/rtl/sim_main.cpp). AxiDriver (axi_driver.py) drives the AXI top,
+tpu_axi_top. `driver_for(dut)` picks the driver for the configuration's top
+(tpu_config.json "top_kind"), so tests written against TpuDriver run
+unchanged on either.
 
-Adding a top (the AXI top, tpu_axi_top): subclass TpuDriver, implement
-reset/load/start/wait_done/c (an AXI4 slave memory model for the masters and
-an AXI4-Lite ap_ctrl_hs sequence for start and done), and add it to DRIVERS
-under its top_kind ("axi"). Tests written against TpuDriver run unchanged.
+Adding a top: subclass TpuDriver, implement reset/load/start/wait_done/c,
+and add it to DRIVERS under its top_kind.
 """
 
 from __future__ import annotations
@@ -362,18 +362,17 @@ class CoreDriver(TpuDriver):
                 run.started.set()
 
 
-#: The driver of each top_kind (tpu_config.json). The AXI top goes here.
+#: The driver of each top_kind (tpu_config.json); axi_driver.py adds "axi".
 DRIVERS: Dict[str, Type[TpuDriver]] = {"core": CoreDriver}
 
 
 def driver_for(dut, config: Optional[TpuConfig] = None, **kwargs) -> TpuDriver:
     """The driver for the configuration's top (config: default TpuConfig.load()).
-    kwargs go to the driver (CoreDriver: timing, seed, clock_period_ns, ...)."""
+    kwargs go to the driver (timing, seed, clock_period_ns, ...: CoreDriver's and AxiDriver's are alike)."""
     config = config or TpuConfig.load()
     cls = DRIVERS.get(config.top_kind)
     if cls is None:
         raise NotImplementedError(
-            f"tpugen_cocotb has no driver for the {config.top_kind!r} top ({config.top}) yet; the native core "
-            f"(tpugen gen without --top, or --top core) is driven by CoreDriver. See tpugen_cocotb/driver.py "
-            f"on adding one.")
+            f"tpugen_cocotb has no driver for the {config.top_kind!r} top ({config.top}); it has "
+            f"{', '.join(sorted(DRIVERS))}. See tpugen_cocotb/driver.py on adding one.")
     return cls(dut, config, **kwargs)
