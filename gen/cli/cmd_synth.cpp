@@ -17,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct SynthOpts {
-  std::string out, target = "generic", rtl_dir, top;
+  std::string out, target = "generic", rtl_dir, top, units = "auto";
   rtl::RtlOptions rtl;
   synth::FlowOptions flow;
 };
@@ -52,6 +52,7 @@ void copy_user_rtl(const fs::path& from, const fs::path& to) {
 int run_synth(const Context& ctx, SynthOpts& o) {
   synth::FlowOptions& f = o.flow;
   f.target = synth::parse_target(o.target);
+  f.unit_pnr = synth::parse_unit_pnr(o.units);
   f.out_dir = o.out;
   f.rtl_dir = fs::path(o.out) / "rtl";
   f.templates_dir = TPUGEN_FPGA_TEMPLATES;
@@ -119,9 +120,14 @@ Command synth_command() {
                 ->capture_default_str();
             sub.add_option("--part", o->flow.xilinx_part, "the part the Vivado script and the .core name")
                 ->capture_default_str();
-            sub.add_option("--device", o->flow.ice40_device, "ice40: nextpnr-ice40 device (up5k, hx8k, ...)")
+            sub.add_option("--device", o->flow.ice40_device, "ice40: nextpnr-ice40 device (hx8k, up5k, ...)")
                 ->capture_default_str();
-            sub.add_option("--package", o->flow.ice40_package, "ice40: the device's package (sg48, ct256, ...)")
+            sub.add_option("--package", o->flow.ice40_package, "ice40: the device's package (ct256, sg48, ...)")
+                ->capture_default_str();
+            sub.add_option("--units", o->units,
+                           "ice40: place and route each unit of the hierarchy on its own, for a core Fmax estimate: "
+                           "auto (when the whole top does not fit), always, never")
+                ->check(CLI::IsMember({"auto", "always", "never"}))
                 ->capture_default_str();
             sub.add_option("--seed", o->flow.seed, "ice40: nextpnr's placer seed")->capture_default_str();
             sub.add_option("--rtl", o->rtl_dir,

@@ -114,6 +114,81 @@ std::map<std::string, std::int64_t> instance_counts(const StatReport& stat, cons
   return counts;
 }
 
+std::map<std::string, std::int64_t> child_modules(const StatReport& stat, const std::string& module) {
+  std::map<std::string, std::int64_t> out;
+  const auto it = stat.modules.find(module);
+  if (it == stat.modules.end()) return out;
+  for (const auto& [type, n] : it->second.cells_by_type)
+    if (type != module && stat.modules.count(type) != 0) out[type] = n;
+  return out;
+}
+
+ModuleName parse_module_name(std::string_view module) {
+  ModuleName r;
+  if (!starts_with(module, "$paramod")) {
+    r.base = std::string(module);
+    return r;
+  }
+  // $paramod\base\P=V\Q=W or $paramod$hash\base: split on backslashes.
+  std::vector<std::string> parts;
+  std::string cur;
+  for (const char c : module.substr(8)) {
+    if (c == '\\') {
+      parts.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  parts.push_back(cur);
+  if (parts.size() < 2) {
+    r.base = std::string(module);
+    return r;
+  }
+  r.base = parts[1];
+  static const std::regex binary(R"((s?)(\d+)'([01]+))");
+  for (std::size_t i = 2; i < parts.size(); ++i) {
+    const auto eq = parts[i].find('=');
+    if (eq == std::string::npos) continue;
+    std::string value = parts[i].substr(eq + 1);
+    std::smatch m;
+    if (std::regex_match(value, m, binary) && m[3].length() <= 62) {
+      const std::string bits = m[3];
+      std::int64_t v = 0;
+      for (const char b : bits) v = v * 2 + (b == '1' ? 1 : 0);
+      if (m[1].length() > 0 && bits.front() == '1') v -= std::int64_t{1} << bits.size();  // two's complement
+      value = std::to_string(v);
+    }
+    r.parameters.emplace_back(parts[i].substr(0, eq), value);
+  }
+  return r;
+}
+
+std::vector<std::pair<std::string, std::string>> netlist_parameters(std::string_view text, const std::string& module) {
+  const json j = parse_json(text, "netlist.json");
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!j.contains("modules") || !j.at("modules").contains(module)) return out;
+  const json& m = j.at("modules").at(module);
+  if (!m.contains("parameter_default_values")) return out;
+  for (const auto& [name, value] : m.at("parameter_default_values").items()) {
+    if (!value.is_string()) {
+      out.emplace_back(name, value.dump());
+      continue;
+    }
+    std::string v = value.get<std::string>();
+    if (!v.empty() && v.size() <= 62 && v.find_first_not_of("01") == std::string::npos) {
+      std::int64_t n = 0;
+      for (const char b : v) n = n * 2 + (b == '1' ? 1 : 0);
+      if (v.size() == 32 && v.front() == '1') n -= std::int64_t{1} << 32;
+      v = std::to_string(n);
+    } else if (!v.empty() && v.back() == ' ') {
+      v.pop_back();  // Yosys marks a string that would read as bits with a trailing space
+    }
+    out.emplace_back(name, v);
+  }
+  return out;
+}
+
 bool is_module_of(std::string_view module, std::string_view primitive) {
   if (module == primitive) return true;
   if (!starts_with(module, "$paramod")) return false;

@@ -46,6 +46,27 @@ std::map<std::string, std::int64_t> instance_counts(const StatReport& stat, cons
 /// (Yosys' `$paramod...\primitive\Param=...`).
 [[nodiscard]] bool is_module_of(std::string_view module, std::string_view primitive);
 
+/// The modules `module` instantiates (its cell types that are modules of
+/// the report), each with how many instances of it `module` has.
+std::map<std::string, std::int64_t> child_modules(const StatReport& stat, const std::string& module);
+
+/// A module name as Yosys derives it for a parameterized instance, taken
+/// apart: `$paramod\tpu_fifo\Width=s32'00..0100000\Depth=s32'00..010` is
+/// tpu_fifo with Width=32 Depth=2 (binary values as decimal, other values as
+/// written); `$paramod$<hash>\tpu_spm` (Yosys hashes long parameter lists)
+/// is tpu_spm without parameters; a plain name is itself.
+struct ModuleName {
+  std::string base;                                         ///< the module as the RTL declares it
+  std::vector<std::pair<std::string, std::string>> parameters;  ///< name, value (when spelled out)
+};
+[[nodiscard]] ModuleName parse_module_name(std::string_view module);
+
+/// The parameters a module of a Yosys JSON netlist was specialized with
+/// (its parameter_default_values), in name order: values Yosys writes as bit
+/// strings as decimal (32 bits with the top bit set as a negative int), other
+/// values as written. Throws Error("synth.report") on text that is not JSON.
+std::vector<std::pair<std::string, std::string>> netlist_parameters(std::string_view json, const std::string& module);
+
 /// One $mem_v2 cell of an RTLIL dump.
 struct MemoryCell {
   std::string name;  ///< e.g. u_spm.u_ram.mem_q

@@ -300,61 +300,222 @@ std::string shell_connections(const std::vector<Port>& ports, const std::string&
   return s;
 }
 
-/// ice40: the core in its I/O shell, synthesized again, then nextpnr-ice40.
-void place_and_route(const FlowOptions& o, const Paths& p, FlowResult& r, TemplateValues v) {
+/// One place-and-route run's outcome.
+struct ShellPnr {
+  PnrResult pnr;
+  std::int64_t shell_ffs = 0;
+  bool fits = false;
+  std::string message;  ///< fits: the utilization; else what does not fit
+};
+
+std::string utilization_line(const PnrResult& pnr) {
+  std::string util;
+  for (const char* res : {"ICESTORM_LC", "ICESTORM_RAM", "ICESTORM_DSP", "SB_IO"})
+    if (const auto it = pnr.utilization.find(res); it != pnr.utilization.end())
+      util += fmt::format("{}{} {}/{}", util.empty() ? "" : ", ", res, it->second.first, it->second.second);
+  return util;
+}
+
+/// ice40: `top` (dir/netlist.v) in its I/O shell, synthesized again, then
+/// nextpnr-ice40, in `dir`. `what` names the design in messages; the files
+/// written are added to `files` with `prefix` (their directory relative to
+/// the output directory).
+ShellPnr pnr_in_shell(const FlowOptions& o, const fs::path& dir, const std::string& top, const std::vector<Port>& ports,
+                      const std::string& clock, TemplateValues v, const std::string& what,
+                      std::vector<std::string>& files, const std::string& prefix) {
+  ShellPnr out;
   std::int64_t in_bits = 0, out_bits = 0;
-  v["clock_port"] = r.clock_port.empty() ? "clk" : r.clock_port;
-  v["connections"] = shell_connections(r.ports, r.clock_port, in_bits, out_bits);
+  v["top"] = top;
+  v["clock_port"] = clock.empty() ? "clk" : clock;
+  v["connections"] = shell_connections(ports, clock, in_bits, out_bits);
   v["in_bits"] = std::to_string(std::max<std::int64_t>(in_bits, 1));
   v["out_bits"] = std::to_string(std::max<std::int64_t>(out_bits, 1));
   v["shell"] = "ice40_shell.sv";
   v["pnr_json"] = "pnr_netlist.json";
-  v["shell_stat_json"] = "gates/shell_stat.json";
-  r.shell_ffs = std::max<std::int64_t>(in_bits, 1) + 1 + std::max<std::int64_t>(out_bits, 1);
-  write_file(p.file("ice40_shell.sv"), fill_template(load_template(o, "ice40_shell.sv"), v, "fpga/ice40_shell.sv"), kIo);
-  write_file(p.file("pnr.ys"), fill_template(load_template(o, "yosys_ice40_pnr.ys"), v, "fpga/yosys_ice40_pnr.ys"), kIo);
-  r.files.insert(r.files.end(), {"ice40_shell.sv", "pnr.ys"});
+  v["shell_stat_json"] = prefix.empty() ? "gates/shell_stat.json" : "shell_stat.json";
+  v["netlist_v"] = "netlist.v";
+  out.shell_ffs = std::max<std::int64_t>(in_bits, 1) + 1 + std::max<std::int64_t>(out_bits, 1);
+  const auto file = [&](std::string_view name) { return dir / name; };
+  write_file(file("ice40_shell.sv"), fill_template(load_template(o, "ice40_shell.sv"), v, "fpga/ice40_shell.sv"), kIo);
+  write_file(file("pnr.ys"), fill_template(load_template(o, "yosys_ice40_pnr.ys"), v, "fpga/yosys_ice40_pnr.ys"), kIo);
+  files.insert(files.end(), {prefix + "ice40_shell.sv", prefix + "pnr.ys"});
   const fs::path yosys = locate(o.yosys);
-  if (const int rc = run_logged({yosys.string(), "-s", "pnr.ys"}, p.file("yosys_pnr.log"), p.out); rc != 0)
-    throw Error("synth.tool", fmt::format("yosys (the ice40 shell for place and route) exited with {}; the end of "
-                                          "{}:\n{}",
-                                          rc, p.file("yosys_pnr.log").string(),
-                                          last_lines(read_if_exists(p.file("yosys_pnr.log")), 15)));
-  r.files.push_back("yosys_pnr.log");
+  if (const int rc = run_logged({yosys.string(), "-s", "pnr.ys"}, file("yosys_pnr.log"), dir); rc != 0)
+    throw Error("synth.tool", fmt::format("yosys (the ice40 shell for place and route of {}) exited with {}; the "
+                                          "end of {}:\n{}",
+                                          what, rc, file("yosys_pnr.log").string(),
+                                          last_lines(read_if_exists(file("yosys_pnr.log")), 15)));
+  files.push_back(prefix + "yosys_pnr.log");
   const fs::path nextpnr = locate(o.nextpnr);
   const std::vector<std::string> argv = {nextpnr.string(), "--" + o.ice40_device, "--package", o.ice40_package,
                                          "--json", "pnr_netlist.json", "--report", "pnr_report.json",
                                          "--freq", format_mhz(o.clock_mhz), "--seed", std::to_string(o.seed),
                                          "--timing-allow-fail", "--asc", "pnr.asc"};
-  const int rc = run_logged(argv, p.file("nextpnr.log"), p.out);
-  r.files.push_back("nextpnr.log");
-  const std::string log = read_if_exists(p.file("nextpnr.log"));
+  fs::remove(file("pnr_report.json"));
+  const int rc = run_logged(argv, file("nextpnr.log"), dir);
+  files.push_back(prefix + "nextpnr.log");
+  const std::string log = read_if_exists(file("nextpnr.log"));
   if (rc != 0) {
-    PnrResult fail = parse_nextpnr_failure(log);
-    if (fail.error.empty())
-      throw Error("synth.tool", fmt::format("nextpnr-ice40 exited with {} and printed no ERROR line; the end of {}:\n{}",
-                                            rc, p.file("nextpnr.log").string(), last_lines(log, 15)));
+    out.pnr = parse_nextpnr_failure(log);
+    if (out.pnr.error.empty())
+      throw Error("synth.tool", fmt::format("nextpnr-ice40 exited with {} on {} and printed no ERROR line; the end of "
+                                            "{}:\n{}",
+                                            rc, what, file("nextpnr.log").string(), last_lines(log, 15)));
     std::string used;
-    if (!fail.resource.empty())
-      if (const auto it = fail.utilization.find(fail.resource); it != fail.utilization.end())
+    if (!out.pnr.resource.empty())
+      if (const auto it = out.pnr.utilization.find(out.pnr.resource); it != out.pnr.utilization.end())
         used = fmt::format(" ({} used of {} available)", it->second.first, it->second.second);
-    const std::string msg =
-        fail.resource.empty()
-            ? fmt::format("nextpnr-ice40 failed on the {} ({}): {}", o.ice40_device, o.ice40_package, fail.error)
-            : fmt::format("the design does not fit the iCE40 {} ({}): not enough {}{}; nextpnr: {}", o.ice40_device,
-                          o.ice40_package, fail.resource, used, fail.error);
-    add_gate(r, "synth.fit", "fail", msg);
-    r.pnr = fail;
+    out.message = out.pnr.resource.empty()
+                      ? fmt::format("nextpnr-ice40 failed on {} for the {} ({}): {}", what, o.ice40_device,
+                                    o.ice40_package, out.pnr.error)
+                      : fmt::format("{} does not fit the iCE40 {} ({}): not enough {}{}; nextpnr: {}", what,
+                                    o.ice40_device, o.ice40_package, out.pnr.resource, used, out.pnr.error);
+    return out;
+  }
+  files.insert(files.end(), {prefix + "pnr_netlist.json", prefix + "pnr_report.json", prefix + "pnr.asc"});
+  out.pnr = parse_nextpnr_report(read_text(file("pnr_report.json")));
+  out.fits = true;
+  out.message = fmt::format("placed and routed on the iCE40 {} ({}): {}", o.ice40_device, o.ice40_package,
+                            utilization_line(out.pnr));
+  return out;
+}
+
+/// A file or module name for a unit: its RTL name, with _2, _3 ... for a
+/// second specialization of the same module.
+std::string unit_dir_name(const std::string& base, std::set<std::string>& used) {
+  std::string name;
+  for (int k = 1; name.empty() || used.count(name) != 0; ++k)
+    name = k == 1 ? base : fmt::format("{}_{}", base, k);
+  for (char& c : name)
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_') c = '_';
+  used.insert(name);
+  return name;
+}
+
+/// ice40, per-unit mode: each module the top instantiates (one per
+/// specialization), synthesized on its own with its parameters and placed
+/// and routed in the I/O shell; a unit that does not fit and instantiates
+/// modules itself is split into those, round after round.
+void place_units(const FlowOptions& o, const Paths& p, FlowResult& r, const TemplateValues& v) {
+  const StatReport hier = parse_stat_json(read_text(p.file("gates/hierarchy.json")), "gates/hierarchy.json");
+  const auto counts = instance_counts(hier, o.top);
+  std::vector<std::pair<std::string, std::string>> batch;  // module, the split unit it belongs to
+  for (const auto& [module, n] : child_modules(hier, o.top)) batch.emplace_back(module, "");
+  std::set<std::string> tried{o.top}, dirs;
+  std::error_code ec;
+  for (int round = 1; !batch.empty(); ++round) {
+    // In RTL name order (Yosys' derived names order by a hash).
+    std::sort(batch.begin(), batch.end(), [](const auto& a, const auto& b) {
+      return std::make_pair(parse_module_name(a.first).base, a.first) <
+             std::make_pair(parse_module_name(b.first).base, b.first);
+    });
+    std::vector<UnitResult> units;
+    std::string blocks;
+    const std::string unit_template = load_template(o, "yosys_ice40_unit.ys");
+    for (const auto& [module, parent] : batch) {
+      UnitResult u;
+      u.module = module;
+      const ModuleName mn = parse_module_name(module);
+      u.name = mn.base;
+      u.parameters = mn.parameters;
+      u.parent = parent;
+      const auto c = counts.find(module);
+      u.instances = c == counts.end() ? 0 : c->second;
+      u.dir = "units/" + unit_dir_name(u.name, dirs);
+      fs::remove_all(p.file(u.dir), ec);
+      fs::create_directories(p.file(u.dir), ec);
+      if (ec) throw Error("synth.io", fmt::format("cannot create '{}': {}", p.file(u.dir).string(), ec.message()));
+      TemplateValues uv = v;
+      uv["unit"] = u.name;
+      uv["module"] = module;
+      uv["unit_top"] = "tpugen_" + fs::path(u.dir).filename().string();
+      uv["unit_dir"] = u.dir;
+      blocks += fill_template(unit_template, uv, "fpga/yosys_ice40_unit.ys");
+      units.push_back(std::move(u));
+    }
+    TemplateValues sv = v;
+    sv["units"] = blocks;
+    const std::string script = fmt::format("units/synth_{}.ys", round), log = fmt::format("units/yosys_{}.log", round);
+    write_file(p.file(script), fill_template(load_template(o, "yosys_ice40_units.ys"), sv, "fpga/yosys_ice40_units.ys"),
+               kIo);
+    r.files.insert(r.files.end(), {script, log});
+    const fs::path yosys = locate(o.yosys);
+    if (const int rc = run_logged({yosys.string(), "-s", script}, p.file(log), p.out); rc != 0)
+      throw Error("synth.tool", fmt::format("yosys (the units, one by one) exited with {}; the end of {}:\n{}", rc,
+                                            p.file(log).string(), last_lines(read_if_exists(p.file(log)), 15)));
+    batch.clear();
+    for (auto& u : units) {
+      const std::string prefix = u.dir + "/", top = "tpugen_" + fs::path(u.dir).filename().string();
+      u.resources = classify(Target::Ice40, parse_stat_json(read_text(p.file(prefix + "stat.json")),
+                                                            prefix + "stat.json")
+                                                .design.cells_by_type);
+      const std::string netlist = read_text(p.file(prefix + "netlist.json"));
+      const auto ports = netlist_ports(netlist, top);
+      if (u.parameters.empty()) u.parameters = netlist_parameters(netlist, top);
+      r.files.insert(r.files.end(), {prefix + "stat.json", prefix + "netlist.v", prefix + "netlist.json"});
+      const ShellPnr s = pnr_in_shell(o, p.file(u.dir), top, ports, clock_port(ports), v, "unit " + u.name, r.files,
+                                      prefix);
+      u.pnr = s.pnr;
+      u.shell_ffs = s.shell_ffs;
+      u.message = s.message;
+      const auto children = child_modules(hier, u.module);
+      if (s.fits) {
+        u.status = "routed";
+      } else if (!children.empty()) {
+        u.status = "split";
+        for (const auto& [child, n] : children)
+          if (tried.insert(child).second) batch.emplace_back(child, u.name);
+      } else {
+        u.status = "no-fit";
+      }
+      tried.insert(u.module);
+      r.units.push_back(std::move(u));
+    }
+  }
+  for (const auto& u : r.units)
+    if (u.status == "routed" && u.pnr && u.pnr->fmax_mhz && (!r.unit_fmax_mhz || *u.pnr->fmax_mhz < *r.unit_fmax_mhz)) {
+      r.unit_fmax_mhz = *u.pnr->fmax_mhz;
+      r.unit_fmax_limit = u.name;
+    }
+}
+
+/// ice40: the whole top in its I/O shell; then, when it does not fit (or
+/// always, by option), each unit on its own (docs/synth.md).
+void place_and_route(const FlowOptions& o, const Paths& p, FlowResult& r, const TemplateValues& v) {
+  const ShellPnr whole = pnr_in_shell(o, p.out, o.top, r.ports, r.clock_port, v, "the design", r.files, "");
+  r.pnr = whole.pnr;
+  r.shell_ffs = whole.shell_ffs;
+  r.top_fits = whole.fits;
+  const bool per_unit = o.unit_pnr == UnitPnr::Always || (o.unit_pnr == UnitPnr::Auto && !whole.fits);
+  if (!per_unit) {
+    add_gate(r, "synth.fit", whole.fits ? "pass" : "fail", whole.message);
     return;
   }
-  r.files.insert(r.files.end(), {"pnr_netlist.json", "pnr_report.json", "pnr.asc"});
-  r.pnr = parse_nextpnr_report(read_text(p.file("pnr_report.json")));
-  std::string util;
-  for (const char* res : {"ICESTORM_LC", "ICESTORM_RAM", "ICESTORM_DSP", "SB_IO"})
-    if (const auto it = r.pnr->utilization.find(res); it != r.pnr->utilization.end())
-      util += fmt::format("{}{} {}/{}", util.empty() ? "" : ", ", res, it->second.first, it->second.second);
-  add_gate(r, "synth.fit", "pass", fmt::format("placed and routed on the iCE40 {} ({}): {}", o.ice40_device,
-                                               o.ice40_package, util));
+  place_units(o, p, r, v);
+  std::vector<std::string> no_fit;
+  for (const auto& u : r.units)
+    if (u.status == "no-fit") no_fit.push_back(u.message);
+  if (r.units.empty()) {
+    add_gate(r, "synth.fit", whole.fits ? "pass" : "fail",
+             whole.message + fmt::format("; {} instantiates no module to place on its own", o.top));
+    return;
+  }
+  if (!no_fit.empty()) {
+    add_gate(r, "synth.fit", "fail", fmt::format("{}{}", no_fit.front(),
+                                                 no_fit.size() > 1 ? fmt::format(" (and {} more)", no_fit.size() - 1)
+                                                                   : std::string()));
+    return;
+  }
+  std::int64_t routed = 0;
+  for (const auto& u : r.units) routed += u.status == "routed" ? 1 : 0;
+  const std::string estimate =
+      r.unit_fmax_mhz ? fmt::format("; estimated core Fmax {:.2f} MHz (the slowest unit, {})", *r.unit_fmax_mhz,
+                                    r.unit_fmax_limit)
+                      : std::string();
+  add_gate(r, "synth.fit", "pass",
+           fmt::format("per unit: {} unit(s) placed and routed on their own on the iCE40 {} ({}){}; the whole {}: {}",
+                       routed, o.ice40_device, o.ice40_package, estimate, o.top,
+                       whole.fits ? "fits too" : whole.message + " (reported, not gated, in per-unit mode)"));
 }
 
 json report_json(const FlowOptions& o, const FlowResult& r) {
@@ -411,6 +572,39 @@ json report_json(const FlowOptions& o, const FlowResult& r) {
     pnr["shell_ffs"] = r.shell_ffs;
     j["pnr"] = pnr;
   }
+  if (!r.units.empty()) {
+    json units = json::array();
+    for (const auto& u : r.units) {
+      json ju = {{"name", u.name}, {"module", u.module}, {"status", u.status}, {"instances", u.instances}};
+      json unit_params = json::object();
+      for (const auto& [k, val] : u.parameters) unit_params[k] = val;
+      ju["parameters"] = unit_params;
+      if (!u.parent.empty()) ju["part_of"] = u.parent;
+      ju["dir"] = u.dir;
+      ju["cells"] = {{"lut", u.resources.luts},   {"ff", u.resources.ffs},       {"bram", u.resources.bram},
+                     {"dsp", u.resources.dsp},    {"carry", u.resources.carry}, {"spram", u.resources.spram}};
+      if (u.pnr) {
+        if (u.pnr->fmax_mhz) ju["fmax_mhz"] = *u.pnr->fmax_mhz;
+        json util = json::object();
+        for (const auto& [k, use] : u.pnr->utilization) util[k] = {{"used", use.first}, {"available", use.second}};
+        ju["utilization"] = util;
+        if (!u.pnr->resource.empty()) ju["resource"] = u.pnr->resource;
+      }
+      ju["shell_ffs"] = u.shell_ffs;
+      if (u.status != "routed") ju["message"] = u.message;
+      units.push_back(ju);
+    }
+    json per_unit = {{"device", o.ice40_device}, {"package", o.ice40_package}, {"top_fits", r.top_fits},
+                     {"units", units}};
+    if (r.unit_fmax_mhz) {
+      per_unit["core_fmax_estimate_mhz"] = *r.unit_fmax_mhz;
+      per_unit["limited_by"] = r.unit_fmax_limit;
+    }
+    per_unit["estimate"] =
+        "the minimum of the routed units' Fmax, each unit alone in the I/O shell; the paths between units and the "
+        "top's own glue logic are not timed";
+    j["per_unit"] = per_unit;
+  }
   json ports = json::array();
   for (const auto& p : r.ports) ports.push_back({{"name", p.name}, {"direction", p.direction}, {"width", p.width}});
   j["ports"] = ports;
@@ -424,6 +618,13 @@ Target parse_target(std::string_view name) {
   for (const Target t : {Target::Generic, Target::Xilinx, Target::Ice40})
     if (target_name(t) == name) return t;
   throw Error("synth.target", fmt::format("unknown target '{}': generic, xilinx or ice40", name));
+}
+
+UnitPnr parse_unit_pnr(std::string_view name) {
+  if (name == "auto") return UnitPnr::Auto;
+  if (name == "always") return UnitPnr::Always;
+  if (name == "never") return UnitPnr::Never;
+  throw Error("synth.units", fmt::format("unknown per-unit mode '{}': auto, always or never", name));
 }
 
 FlowResult run_flow(const FlowOptions& o) {
@@ -512,6 +713,40 @@ FlowResult run_flow(const FlowOptions& o) {
   return r;
 }
 
+namespace {
+
+/// The per-unit table of the text report.
+std::string units_text(const FlowOptions& o, const FlowResult& r) {
+  std::string s = fmt::format("per unit: each unit alone in the I/O shell on the iCE40 {} ({}), nextpnr-ice40 "
+                              "--freq {}\n",
+                              o.ice40_device, o.ice40_package, format_mhz(o.clock_mhz));
+  s += fmt::format("  {:<22} {:>5} {:<8} {:>6} {:>6} {:>5} {:>4} {:>14} {:>9}\n", "unit", "inst", "status", "LUT4",
+                   "FF", "BRAM", "DSP", "LC (+shell)", "Fmax MHz");
+  for (const auto& u : r.units) {
+    std::string lc = "-";
+    if (u.pnr)
+      if (const auto it = u.pnr->utilization.find("ICESTORM_LC"); it != u.pnr->utilization.end())
+        lc = fmt::format("{}/{}", it->second.first, it->second.second);
+    const std::string name = u.parent.empty() ? u.name : "  " + u.name;
+    const std::string fmax = u.pnr && u.pnr->fmax_mhz ? fmt::format("{:.2f}", *u.pnr->fmax_mhz) : "-";
+    s += fmt::format("  {:<22} {:>5} {:<8} {:>6} {:>6} {:>5} {:>4} {:>14} {:>9}\n", name, u.instances, u.status,
+                     u.resources.luts, u.resources.ffs, u.resources.bram, u.resources.dsp, lc, fmax);
+  }
+  for (const auto& u : r.units) {
+    std::string params;
+    for (const auto& [k, val] : u.parameters) params += fmt::format(" {}={}", k, val);
+    if (!params.empty()) s += fmt::format("  {} ({}):{}\n", u.name, u.dir, params);
+  }
+  if (r.unit_fmax_mhz)
+    s += fmt::format("core Fmax estimate: {:.2f} MHz, the slowest unit ({}). It ignores the paths between units{} "
+                     "and the top's own glue logic; LC counts include the shell's flip-flops.\n",
+                     *r.unit_fmax_mhz, r.unit_fmax_limit,
+                     o.parameters.empty() ? "" : " (in the generated core each channel and queue is a tpu_fifo)");
+  return s;
+}
+
+}  // namespace
+
 std::string report_text(const FlowOptions& o, const FlowResult& r) {
   std::string s;
   s += fmt::format("tpugen synth: target {}, top {}\n", target_name(o.target), o.top);
@@ -559,6 +794,7 @@ std::string report_text(const FlowOptions& o, const FlowResult& r) {
     for (const auto& [res, u] : r.pnr->utilization)
       if (u.first > 0) s += fmt::format("  {:<14} {:>6} / {:<6}\n", res, u.first, u.second);
   }
+  if (!r.units.empty()) s += units_text(o, r);
   s += "cells by type:\n";
   for (const auto& [type, n] : r.cells_by_type) s += fmt::format("  {:<24} {:>8}\n", type, n);
   s += "files:";

@@ -26,6 +26,15 @@ namespace tpugen::synth {
 /// "generic", "xilinx" or "ice40"; throws Error("synth.target").
 Target parse_target(std::string_view name);
 
+/// ice40: when each unit of the hierarchy is placed and routed on its own.
+enum class UnitPnr {
+  Auto,    ///< when the whole top does not fit the device
+  Always,  ///< also when it fits
+  Never    ///< never: a top that does not fit fails synth.fit
+};
+/// "auto", "always" or "never"; throws Error("synth.units").
+UnitPnr parse_unit_pnr(std::string_view name);
+
 struct FlowOptions {
   Target target = Target::Generic;
   std::string top;                        ///< the top module
@@ -40,8 +49,9 @@ struct FlowOptions {
   std::string spec_name, spec_sha256, version;
   std::string xilinx_family = "xcup";               ///< synth_xilinx -family
   std::string xilinx_part = "xcu280-fsvh2892-2L-e";  ///< for the Vivado script and the .core
-  std::string ice40_device = "up5k";                 ///< nextpnr-ice40 --up5k / --hx8k / ...
-  std::string ice40_package = "sg48";
+  std::string ice40_device = "hx8k";                 ///< nextpnr-ice40 --hx8k / --up5k / ...
+  std::string ice40_package = "ct256";
+  UnitPnr unit_pnr = UnitPnr::Auto;                  ///< ice40: per-unit place and route
   double clock_mhz = 100.0;   ///< the SDC/XDC period and nextpnr's --freq
   unsigned seed = 1;          ///< nextpnr's placer seed
   Tool yosys{"yosys", "yosys"};
@@ -61,8 +71,25 @@ struct Port {
   std::int64_t width = 1;
 };
 
+/// ice40, per-unit mode: one module of the hierarchy (one specialization:
+/// every instance with the same parameters), placed and routed on its own
+/// inside the I/O shell.
+struct UnitResult {
+  std::string module;  ///< as Yosys names it after elaboration (`$paramod...` for a specialized one)
+  std::string name;    ///< the module as the RTL declares it, e.g. tpu_spm
+  std::vector<std::pair<std::string, std::string>> parameters;  ///< when Yosys' name spells them out
+  std::string parent;           ///< the split unit it is part of; empty for the top's own units
+  std::int64_t instances = 0;   ///< instances in the whole design
+  std::string dir;              ///< its files, relative to out_dir (units/<name>)
+  std::string status;           ///< routed, no-fit, or split (did not fit; its own units were placed instead)
+  std::string message;          ///< what nextpnr said when it did not fit
+  Resources resources;          ///< the unit's own cells (synth_ice40), without the shell
+  std::optional<PnrResult> pnr;
+  std::int64_t shell_ffs = 0;   ///< flip-flops the I/O shell adds around it
+};
+
 struct FlowResult {
-  bool ok = false;                 ///< every gate passed (and, for ice40, the design fits and routed)
+  bool ok = false;  ///< every gate passed (ice40: the top, or in per-unit mode every unit, placed and routed)
   std::string failed_rule;         ///< the first failing gate's rule when !ok
   std::string failed_message;
   std::vector<GateResult> gates;
@@ -76,6 +103,10 @@ struct FlowResult {
   std::string clock_port;
   std::optional<PnrResult> pnr;          ///< ice40
   std::int64_t shell_ffs = 0;            ///< ice40: flip-flops the I/O shell adds
+  bool top_fits = false;                 ///< ice40: the whole top placed and routed
+  std::vector<UnitResult> units;         ///< ice40, per-unit mode: every unit tried, parents before their units
+  std::optional<double> unit_fmax_mhz;   ///< per-unit mode: the minimum Fmax over the routed units
+  std::string unit_fmax_limit;           ///< the unit that sets it
   std::string yosys_version, nextpnr_version;
   std::vector<std::string> files;        ///< written, relative to out_dir
 };

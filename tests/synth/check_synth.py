@@ -5,7 +5,11 @@ Runs `tpugen synth ... --out OUT` and checks what it did.
 EXPECT is `ok` (exit 0, every output well-formed, plausible numbers) or a
 rule code (e.g. synth.latch), optionally followed by `:TEXT`: exit 1, the
 rule (and TEXT) named on stderr, the failure in synth_report.json, which is
-still written.
+still written. `ok:units=A,B,...` also wants ice40's per-unit place and
+route: the whole top did not fit, each named unit (and every unit tried)
+routed with an Fmax, and the core estimate the minimum of those. The extra
+argument --no-ram (removed before tpugen sees it) drops the expectation of a
+RAM for a design without one.
 """
 import json
 import os
@@ -13,6 +17,9 @@ import re
 import shutil
 import subprocess
 import sys
+
+
+report_dir = "."
 
 
 def fail(msg):
@@ -24,11 +31,15 @@ def main():
     tpugen, out, expect = sys.argv[1:4]
     expect, _, expect_text = expect.partition(":")  # RULE:TEXT also wants TEXT in the error
     args = sys.argv[4:]
+    no_ram = "--no-ram" in args  # a design without the RAM primitive (not a tpugen flag)
+    args = [a for a in args if a != "--no-ram"]
     shutil.rmtree(out, ignore_errors=True)
     proc = subprocess.run([tpugen, "synth", *args, "--out", out], capture_output=True, text=True)
     print(proc.stdout)
     print(proc.stderr, file=sys.stderr)
     report_path = os.path.join(out, "synth_report.json")
+    global report_dir
+    report_dir = out
     if expect != "ok":
         if proc.returncode != 1:
             fail(f"exit code {proc.returncode}, expected 1 for {expect}")
@@ -118,7 +129,7 @@ def main():
     if rules != want:
         fail(f"gates {sorted(rules)}, expected {sorted(want)}")
     res = report["resources"]
-    if report["memories"]["ram_instances"] < 1:
+    if report["memories"]["ram_instances"] < 1 and not no_ram:
         fail("no instance of the RAM primitive counted")
     if report["tools"]["yosys"].find("Yosys") < 0 or not report["spec"]:
         fail("tool versions or spec missing")
@@ -131,13 +142,51 @@ def main():
         if res["lut"] <= 0 or res["ff"] <= 0:
             fail(f"no LUT or FF: {res}")
         ram = res["bram"] + res.get("lutram_cells", 0)
-        if ram < 1:
+        if ram < 1 and not no_ram:
             fail(f"no block or distributed RAM: {res}")
-    if target == "ice40":
+    if target == "ice40" and expect_text.startswith("units="):
+        check_units(report, expect_text[len("units="):].split(","))
+    elif target == "ice40":
         pnr = report["pnr"]
         if not pnr["routed"] or not pnr.get("fmax_mhz", 0) > 0:
             fail(f"no Fmax from nextpnr: {pnr}")
     print(f"check_synth.py: {target} ok: {res}")
+
+
+def check_units(report, want):
+    """ice40 per-unit mode: every unit routed with an Fmax, the estimate the minimum."""
+    per_unit = report.get("per_unit")
+    if not per_unit:
+        fail("no per_unit section in synth_report.json")
+    if per_unit["top_fits"] or report["pnr"]["routed"]:
+        fail("the whole top was expected not to fit")
+    fit = [g for g in report["gates"] if g["rule"] == "synth.fit"][0]
+    if "does not fit" not in fit["message"] or "per unit" not in fit["message"]:
+        fail(f"synth.fit does not report the whole top's failure and the per-unit run: {fit['message']}")
+    units = per_unit["units"]
+    routed = [u for u in units if u["status"] == "routed"]
+    for u in units:
+        if u["status"] not in ("routed", "split"):
+            fail(f"unit {u['name']} is {u['status']}")
+        if not os.path.exists(os.path.join(report_dir, u["dir"], "pnr_report.json")) and u["status"] == "routed":
+            fail(f"unit {u['name']}: no pnr_report.json in {u['dir']}")
+    for u in routed:
+        if not u.get("fmax_mhz", 0) > 0 or u["cells"]["lut"] <= 0:
+            fail(f"unit {u['name']}: no Fmax or no LUT: {u}")
+    names = {u["name"] for u in routed}
+    missing = [n for n in want if n not in names]
+    if missing:
+        fail(f"units {missing} not placed and routed (routed: {sorted(names)})")
+    fmin = min(u["fmax_mhz"] for u in routed)
+    if abs(per_unit["core_fmax_estimate_mhz"] - fmin) > 1e-9:
+        fail(f"core estimate {per_unit['core_fmax_estimate_mhz']} is not the minimum {fmin}")
+    slowest = [u["name"] for u in routed if u["fmax_mhz"] == fmin]
+    if per_unit["limited_by"] not in slowest:
+        fail(f"limited_by {per_unit['limited_by']}, the slowest is {slowest}")
+    for u in routed:
+        print(f"check_synth.py: unit {u['name']:<16} {u['fmax_mhz']:8.2f} MHz  "
+              f"LC {u['utilization']['ICESTORM_LC']['used']}")
+    print(f"check_synth.py: core estimate {fmin:.2f} MHz ({per_unit['limited_by']})")
 
 
 if __name__ == "__main__":

@@ -164,3 +164,61 @@ TEST_CASE("parse_target accepts the three targets", "[synth]") {
   CHECK(target_name(parse_target("ice40")) == "ice40");
   CHECK_THROWS_AS(parse_target("ecp5"), Error);
 }
+
+TEST_CASE("child_modules lists the modules a module instantiates", "[synth]") {
+  const std::string text = R"({ "modules": {
+      "\\top": { "num_cells_by_type": { "$and": 4, "$paramod$1f\\fifo": 3, "\\unit": 1 } },
+      "\\unit": { "num_cells_by_type": { "$paramod$1f\\fifo": 2, "$dff": 7 } },
+      "$paramod$1f\\fifo": { "num_cells_by_type": { "$dff": 2 } } } })";
+  const StatReport s = parse_stat_json(text, "hierarchy.json");
+  const auto top = child_modules(s, "top");
+  REQUIRE(top.size() == 2);
+  CHECK(top.at("$paramod$1f\\fifo") == 3);
+  CHECK(top.at("unit") == 1);
+  CHECK(child_modules(s, "unit").size() == 1);
+  CHECK(child_modules(s, "$paramod$1f\\fifo").empty());
+  CHECK(child_modules(s, "absent").empty());
+}
+
+TEST_CASE("parse_module_name takes Yosys' derived module names apart", "[synth]") {
+  const ModuleName spelled = parse_module_name("$paramod\\tpu_array\\T=s32'00000000000000000000000000000100\\N=2'10");
+  CHECK(spelled.base == "tpu_array");
+  REQUIRE(spelled.parameters.size() == 2);
+  CHECK(spelled.parameters[0] == std::pair<std::string, std::string>{"T", "4"});
+  CHECK(spelled.parameters[1] == std::pair<std::string, std::string>{"N", "2"});
+  CHECK(parse_module_name("$paramod\\m\\D=s8'11111110").parameters.at(0).second == "-2");
+  CHECK(parse_module_name("$paramod\\m\\S=hello").parameters.at(0).second == "hello");
+  const ModuleName hashed = parse_module_name("$paramod$2edb0bd13f9a0575468c3f1996d2ca780ea0fd07\\tpu_fifo");
+  CHECK(hashed.base == "tpu_fifo");
+  CHECK(hashed.parameters.empty());
+  CHECK(parse_module_name("tpu_top").base == "tpu_top");
+}
+
+TEST_CASE("netlist_parameters reads a specialized module's parameters", "[synth]") {
+  const std::string text = R"({ "modules": { "u": { "parameter_default_values": {
+      "Width": "00000000000000000000000001001110", "Depth": "00000000000000000000000000000010",
+      "Neg": "11111111111111111111111111111111", "Mode": "fast", "Bits": "0101 " } } } })";
+  const auto p = netlist_parameters(text, "u");
+  REQUIRE(p.size() == 5);
+  const std::map<std::string, std::string> m(p.begin(), p.end());
+  CHECK(m.at("Width") == "78");
+  CHECK(m.at("Depth") == "2");
+  CHECK(m.at("Neg") == "-1");
+  CHECK(m.at("Mode") == "fast");
+  CHECK(m.at("Bits") == "0101");
+  CHECK(netlist_parameters(text, "other").empty());
+  CHECK(netlist_parameters(R"({"modules": {"u": {}}})", "u").empty());
+  CHECK_THROWS_AS(netlist_parameters("{ broken", "u"), Error);
+}
+
+TEST_CASE("parse_unit_pnr accepts auto always never", "[synth]") {
+  CHECK(parse_unit_pnr("auto") == UnitPnr::Auto);
+  CHECK(parse_unit_pnr("always") == UnitPnr::Always);
+  CHECK(parse_unit_pnr("never") == UnitPnr::Never);
+  try {
+    (void)parse_unit_pnr("sometimes");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.rule() == "synth.units");
+  }
+}

@@ -1,0 +1,1 @@
+units_top.sv
