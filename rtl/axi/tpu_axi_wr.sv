@@ -6,9 +6,10 @@
 // The core writes ReqBytes bytes at a time (with byte strobes), each write
 // aligned to its size, and expects one acknowledgement per write. Consecutive
 // writes join INCR bursts of narrow beats (AWSIZE = log2(ReqBytes)) as in
-// tpu_axi_rd (tpu_axi_burst). Each write's data and strobes go at
-// once into a beat buffer in the byte lanes of its address; the buffer sends
-// a burst's beats on W once the burst is closed (its length, and so WLAST,
+// tpu_axi_rd (tpu_axi_burst). Each write's data, strobes and byte lane go at
+// once into a beat buffer (ReqBytes wide, not the bus: the write is placed in
+// the lanes of its address on the way out); the buffer sends a burst's beats
+// on W once the burst is closed (its length, and so WLAST,
 // known), in the same cycle as its AW at the earliest. Each B answers a
 // burst: it becomes as many acknowledgements to the core as the burst had
 // writes. Up to Outstanding bursts await their B.
@@ -58,7 +59,7 @@ module tpu_axi_wr #(
 
   localparam int NLanes = DataBytes / ReqBytes;
   localparam int LaneW  = (NLanes > 1) ? $clog2(NLanes) : 1;
-  localparam int BeatW  = DataBytes * 8 + DataBytes;
+  localparam int BeatW  = ReqBytes * 8 + ReqBytes + LaneW;  // a write, its strobes and its lane
 
   // --- Bursts: consecutive writes joined, issued on AW -------------------------------
   logic             beat_push_ready, wlen_push_ready, ack_push_ready, close, beat_push;
@@ -91,17 +92,13 @@ module tpu_axi_wr #(
   assign aw_size_o   = 3'($clog2(ReqBytes));
   assign aw_id_o     = IdW'(Id);
 
-  // --- Beats: each write in the byte lanes of its address ------------------------
+  // --- Beats: each write with its strobes and lane --------------------------------
   logic [LaneW-1:0]       req_lane;
   logic [BeatW-1:0]       beat_push_data, beat_data;
   logic                   beat_valid, beat_pop;
   logic [$clog2(MaxBurst+1)-1:0] beat_usage;
-  assign req_lane  = (NLanes > 1) ? LaneW'(req_addr_i >> $clog2(ReqBytes)) : '0;
-  always_comb begin
-    beat_push_data = '0;
-    beat_push_data[32'(req_lane) * ReqBytes * 8 +: ReqBytes * 8] = req_data_i;
-    beat_push_data[DataBytes * 8 + 32'(req_lane) * ReqBytes +: ReqBytes] = req_strb_i;
-  end
+  assign req_lane       = (NLanes > 1) ? LaneW'(req_addr_i >> $clog2(ReqBytes)) : '0;
+  assign beat_push_data = {req_lane, req_strb_i, req_data_i};
 
   tpu_fifo #(
     .Width(BeatW),
@@ -139,8 +136,16 @@ module tpu_axi_wr #(
   );
 
   assign w_valid_o = beat_valid && wlen_valid;
-  assign w_data_o  = beat_data[DataBytes*8-1:0];
-  assign w_strb_o  = beat_data[BeatW-1:DataBytes*8];
+  // The buffered write in the byte lanes of its address (the rest of the beat
+  // is zero and not strobed).
+  logic [LaneW-1:0] beat_lane;
+  assign beat_lane = beat_data[BeatW-1 -: LaneW];
+  always_comb begin
+    w_data_o = '0;
+    w_strb_o = '0;
+    w_data_o[32'(beat_lane) * ReqBytes * 8 +: ReqBytes * 8] = beat_data[ReqBytes*8-1:0];
+    w_strb_o[32'(beat_lane) * ReqBytes +: ReqBytes]         = beat_data[ReqBytes*8 +: ReqBytes];
+  end
   assign w_last_o  = (wbeat_q == wlen);
   assign beat_pop  = w_valid_o && w_ready_i;
   assign wlen_pop  = beat_pop && w_last_o;

@@ -18,9 +18,6 @@
 #pragma once
 
 #include <verilated.h>
-#if VM_TRACE_FST
-#include <verilated_fst_c.h>
-#endif
 
 #include <chrono>
 #include <cstdint>
@@ -34,6 +31,7 @@
 #include "axi_lite.h"
 #include "axi_memory.h"
 #include "sim_common.h"
+#include "sim_top.h"
 
 namespace tpusim::sim {
 
@@ -46,27 +44,13 @@ class AxiHarness {
   AxiHarness(const Options& o, VerilatedContext& ctx)
       : opt_(o),
         ctx_(ctx),
+        top_(ctx, [](Top& t) -> CData& { return t.ap_clk; }, o.trace),
         mem_(sim_config::kAxiDataBytes, memory_timing(o), o.seed * 5 + 1, "m_axi"),
         checker_(sim_config::kAxiDataBytes, checker_config()),
         host_(host_timing(o), o.seed * 5 + 2, "s_axi_control"),
         rng_(o.seed * 5 + 3),
         junk_(o.seed ^ 0x9e3779b97f4a7c15ULL) {
     place_regions(o);
-    top_ = std::make_unique<Top>(&ctx_, "TOP");
-#if VM_TRACE_FST
-    if (!o.trace.empty()) {
-      trace_ = std::make_unique<VerilatedFstC>();
-      top_->trace(trace_.get(), 99);
-      trace_->open(o.trace.c_str());
-    }
-#endif
-  }
-
-  ~AxiHarness() {
-#if VM_TRACE_FST
-    if (trace_) trace_->close();
-#endif
-    top_->final();
   }
 
   AxiHarness(const AxiHarness&) = delete;
@@ -190,14 +174,7 @@ class AxiHarness {
     mem_.map("C", regions_[3].base, read_matrix(o.c), true);
   }
 
-  void half(bool clk) {
-    top_->ap_clk = clk;
-    top_->eval();
-    ctx_.timeInc(1);
-#if VM_TRACE_FST
-    if (trace_) trace_->dump(ctx_.time());
-#endif
-  }
+  void half(bool clk) { top_.half(clk); }
 
   void reset() {
     drive_slave(mem_idle_);
@@ -395,10 +372,7 @@ class AxiHarness {
 
   const Options& opt_;
   VerilatedContext& ctx_;
-  std::unique_ptr<Top> top_;
-#if VM_TRACE_FST
-  std::unique_ptr<VerilatedFstC> trace_;
-#endif
+  SimTop<Top> top_;
   tpusim::AxiMemory mem_;
   tpusim::AxiChecker checker_;
   tpusim::AxiLiteHost host_;

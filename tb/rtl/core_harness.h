@@ -6,9 +6,6 @@
 #pragma once
 
 #include <verilated.h>
-#if VM_TRACE_FST
-#include <verilated_fst_c.h>
-#endif
 
 #include <chrono>
 #include <memory>
@@ -18,6 +15,7 @@
 
 #include "memory_models.h"
 #include "sim_common.h"
+#include "sim_top.h"
 
 namespace tpusim::sim {
 
@@ -27,25 +25,11 @@ class CoreHarness {
   CoreHarness(const Options& o, VerilatedContext& ctx)
       : opt_(o),
         ctx_(ctx),
+        top_(ctx, [](Top& t) -> CData& { return t.clk_i; }, o.trace),
         imem_(read_hex_image(o.image), sim_config::kImemBeat, sim_config::kImemSize, timing(o), o.seed * 3 + 1),
         rd_(read_matrix(o.a), read_matrix(o.b), sim_config::kReadBeatBytes, timing(o), o.seed * 3 + 2),
         wr_(read_matrix(o.c), sim_config::kWriteBeatBytes, timing(o), o.seed * 3 + 3),
         junk_(o.seed ^ 0x9e3779b97f4a7c15ULL) {
-    top_ = std::make_unique<Top>(&ctx_, "TOP");
-#if VM_TRACE_FST
-    if (!o.trace.empty()) {
-      trace_ = std::make_unique<VerilatedFstC>();
-      top_->trace(trace_.get(), 99);
-      trace_->open(o.trace.c_str());
-    }
-#endif
-  }
-
-  ~CoreHarness() {
-#if VM_TRACE_FST
-    if (trace_) trace_->close();
-#endif
-    top_->final();
   }
 
   /// Reset, then opt_.runs runs back to back (each start in the cycle after
@@ -142,14 +126,7 @@ class CoreHarness {
     return t;
   }
 
-  void half(bool clk) {
-    top_->clk_i = clk;
-    top_->eval();
-    ctx_.timeInc(1);
-#if VM_TRACE_FST
-    if (trace_) trace_->dump(ctx_.time());
-#endif
-  }
+  void half(bool clk) { top_.half(clk); }
 
   void drive_idle() {
     top_->start_i = 0;
@@ -252,10 +229,7 @@ class CoreHarness {
 
   const Options& opt_;
   VerilatedContext& ctx_;
-  std::unique_ptr<Top> top_;
-#if VM_TRACE_FST
-  std::unique_ptr<VerilatedFstC> trace_;
-#endif
+  SimTop<Top> top_;
   tpusim::ImemModel imem_;
   tpusim::OperandReadModel rd_;
   tpusim::CWriteModel wr_;

@@ -271,9 +271,9 @@ std::string sim_config_header(const RtlContext& ctx) {
 
 std::vector<fs::path> harness_sources() {
   const fs::path dir(TPUGEN_TB_RTL_DIR);
-  return {dir / "sim_main.cpp",   dir / "sim_common.h", dir / "core_harness.h", dir / "axi_harness.h",
-          dir / "memory_models.h", dir / "axi_types.h",  dir / "axi_memory.h",   dir / "axi_checker.h",
-          dir / "axi_lite.h"};
+  return {dir / "sim_main.cpp",  dir / "sim_common.h",  dir / "sim_top.h",     dir / "core_harness.h",
+          dir / "axi_harness.h", dir / "memory_models.h", dir / "axi_types.h", dir / "axi_memory.h",
+          dir / "axi_checker.h", dir / "axi_lite.h"};
 }
 
 std::vector<std::string> verilator_model_args() {
