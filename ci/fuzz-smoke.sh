@@ -4,14 +4,14 @@
 # each on its committed seed corpus (tests/fuzz/corpus/<target>/, plus the
 # project's own inputs of that kind: the shipped spec, the example programs and
 # the bad programs, read in place rather than copied) for SECONDS
-# (default 30, or $TPUGEN_FUZZ_SECONDS). Fails on any crash, leak, timeout,
+# (default 20, or $TPUGEN_FUZZ_SECONDS). Fails on any crash, leak, timeout,
 # out-of-memory or sanitizer report; the input that caused it is left in
 # build-fuzz/fuzz-smoke/<target>/ (crash-*, leak-*, timeout-*, oom-*).
 # Reproduce one with: build-fuzz/fuzz/fuzz_<target> <that file>
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds="${1:-${TPUGEN_FUZZ_SECONDS:-30}}"
+seconds="${1:-${TPUGEN_FUZZ_SECONDS:-20}}"
 start=$SECONDS
 cmake --preset fuzz
 cmake --build --preset fuzz --target fuzz_all
