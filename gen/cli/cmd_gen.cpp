@@ -61,8 +61,10 @@ int run_gen(const Context& ctx, const GenOpts& o) {
 }  // namespace
 
 Command gen_command() {
-  return {"gen", "Generate the SystemVerilog core for one configuration (top: tpu_top; compile order in files.f).\n"
-                 "Example: tpugen gen --T 8 --maxdim 64 --out rtl_t8",
+  return {"gen", "Generate the SystemVerilog core for one configuration (top: tpu_top, or tpu_axi_top with --top axi;\n"
+                 "compile order in files.f; --vpi adds a cocotb build).\n"
+                 "Example: tpugen gen --T 8 --maxdim 64 --out rtl_t8\n"
+                 "         tpugen gen --top axi --T 8 --maxdim 64 --out rtl_t8_axi",
           [](CLI::App& sub, Context& ctx) -> std::function<int()> {
             add_param_flags(sub, ctx);
             auto o = std::make_shared<GenOpts>();
