@@ -393,20 +393,25 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
 
   o += fmt::format("  tpu_axi_ctrl #(\n    .AddrW({})\n  ) u_ctrl (\n    .clk_i(ap_clk),\n    .rst_ni(ap_rst_n),\n",
                    a.control.addr_bits);
-  for (const char* ch : {"AW", "W", "B", "AR", "R"}) {
-    const std::string lc = [&] {
-      std::string s(ch);
-      for (auto& c : s) c = static_cast<char>(c - 'A' + 'a');
-      return s;
-    }();
-    const bool in = std::string(ch) == "AW" || std::string(ch) == "W" || std::string(ch) == "AR";
-    o += fmt::format("    .{0}_valid_{2}({1}{3}VALID),\n    .{0}_ready_{4}({1}{3}READY),\n", lc, sp, in ? "i" : "o", ch,
-                     in ? "o" : "i");
-    if (std::string(ch) == "AW" || std::string(ch) == "AR") o += fmt::format("    .{0}_addr_i({1}{2}ADDR),\n", lc, sp, ch);
-    if (std::string(ch) == "W") o += fmt::format("    .w_data_i({0}WDATA),\n    .w_strb_i({0}WSTRB),\n", sp);
-    if (std::string(ch) == "B") o += fmt::format("    .b_resp_o({0}BRESP),\n", sp);
-    if (std::string(ch) == "R") o += fmt::format("    .r_data_o({0}RDATA),\n    .r_resp_o({0}RRESP),\n", sp);
-  }
+  o += fmt::format(R"(    .aw_valid_i({0}AWVALID),
+    .aw_ready_o({0}AWREADY),
+    .aw_addr_i({0}AWADDR),
+    .w_valid_i({0}WVALID),
+    .w_ready_o({0}WREADY),
+    .w_data_i({0}WDATA),
+    .w_strb_i({0}WSTRB),
+    .b_valid_o({0}BVALID),
+    .b_ready_i({0}BREADY),
+    .b_resp_o({0}BRESP),
+    .ar_valid_i({0}ARVALID),
+    .ar_ready_o({0}ARREADY),
+    .ar_addr_i({0}ARADDR),
+    .r_valid_o({0}RVALID),
+    .r_ready_i({0}RREADY),
+    .r_data_o({0}RDATA),
+    .r_resp_o({0}RRESP),
+)",
+                   sp);
   std::vector<std::string> conns;
   for (const auto& r : a.control.registers)
     for (const auto& f : r.fields) {

@@ -246,20 +246,19 @@ class AxiHarness {
     if (!ended) return out;
     const std::uint32_t c = host_.value(ctrl), st = host_.value(status), f = host_.value(fault);
     if (!field(c, sim_config::reg::ap_done) || !field(c, sim_config::reg::ap_idle))
-      own_errors_.push_back({cycle, "s_axi_control", "after the interrupt CTRL reads " + hex(c) + ": ap_done and ap_idle "
-                                                     "should both be set"});
+      control_error(cycle, "after the interrupt CTRL reads " + axi::hex(c) + ": ap_done and ap_idle should be set");
     if (M::interrupt(*top_))
-      own_errors_.push_back({cycle, "s_axi_control", "the interrupt is still high after ISR was cleared"});
+      control_error(cycle, "the interrupt is still high after ISR was cleared");
     out.dut_cycles = host_.value(cycles);
     out.fault = static_cast<unsigned>(field(st, sim_config::reg::fault));
     out.fault_pc = static_cast<unsigned>(field(f, sim_config::reg::fault_pc));
     out.fault_unit = static_cast<unsigned>(field(f, sim_config::reg::fault_unit));
     if (field(st, sim_config::reg::base_error) || field(st, sim_config::reg::rresp_error) ||
         field(st, sim_config::reg::bresp_error))
-      own_errors_.push_back({cycle, "s_axi_control", "STATUS reads " + hex(st) + ": a base or response error"});
+      control_error(cycle, "STATUS reads " + axi::hex(st) + ": a base or response error");
     if (out.fault != 0) out.status = "fault";
     else if (field(st, sim_config::reg::done)) out.status = "done";
-    else own_errors_.push_back({cycle, "s_axi_control", "STATUS reads " + hex(st) + ": neither done nor a fault"});
+    else control_error(cycle, "STATUS reads " + axi::hex(st) + ": neither done nor a fault");
     if (has_errors()) out.status = "protocol_error";
     return out;
   }
@@ -360,16 +359,15 @@ class AxiHarness {
     return end % 4096 == 0;
   }
 
+  /// A wrong answer of the control slave, seen by the host program.
+  void control_error(std::uint64_t cycle, std::string message) {
+    own_errors_.push_back({cycle, "s_axi_control", std::move(message)});
+  }
+
   static std::uint32_t bit(const sim_config::Field& f) { return std::uint32_t{1} << f.lsb; }
   static std::uint64_t field(std::uint32_t v, const sim_config::Field& f) {
     return (v >> f.lsb) & ((std::uint64_t{1} << f.width) - 1);
   }
-  static std::string hex(std::uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08x", v);
-    return buf;
-  }
-
   const Options& opt_;
   VerilatedContext& ctx_;
   SimTop<Top> top_;
