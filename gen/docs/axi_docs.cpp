@@ -8,7 +8,7 @@
 
 namespace tpugen {
 
-std::string render_axi_markdown(const rtl::AxiTopSpec& a) {
+std::string render_axi_markdown(const AxiTopSpec& a) {
   const std::string file = std::filesystem::path(a.path).filename().string();
   std::string o = "# tpu_axi_top: register map and AXI master\n\n";
   o += fmt::format(
@@ -27,7 +27,7 @@ std::string render_axi_markdown(const rtl::AxiTopSpec& a) {
       const auto& f = r.fields[i];
       regs.row({i == 0 ? fmt::format("`{:#04x}`", r.offset) : "", i == 0 ? fmt::format("{} ({})", r.name, r.role) : "",
                 f.width == 1 ? fmt::format("{}", f.lsb) : fmt::format("{}:{}", f.lsb + f.width - 1, f.lsb),
-                fmt::format("`{}`", f.name), fmt::format("`{}`", rtl::access_name(f.access)), f.role});
+                fmt::format("`{}`", f.name), fmt::format("`{}`", access_name(f.access)), f.role});
     }
   o += regs.str();
   o += fmt::format("## AXI4 master (`m_axi_{}_*`)\n\n", a.master.bundle);

@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "rtl/axi_spec.h"
+#include "spec/axi_spec.h"
 
 namespace tpugen {
 
 /// The whole Markdown document for a loaded AXI top spec.
-std::string render_axi_markdown(const rtl::AxiTopSpec& axi);
+std::string render_axi_markdown(const AxiTopSpec& axi);
 
 }  // namespace tpugen

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The helper library's memory models (tb/cocotb/tpugen_cocotb/memory.py) on
-their own, without a simulator: the port contract of tb/rtl/memory_models.h
+their own, without a simulator: the port contract of tb/sim/harness/memory_models.h
 (latency, in-order responses, held valid, backpressure, protocol checks,
 address rules). Run by CTest as cocotb.memory_models with Debian's python3."""
 

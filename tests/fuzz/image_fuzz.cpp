@@ -18,7 +18,7 @@
 #include "isa/assembler.h"
 #include "isa/check.h"
 #include "isa/image.h"
-#include "model/model.h"
+#include "model/core/model.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace tpugen;

@@ -5,7 +5,7 @@
 // Built twice: tpugen_rtl_tests runs every case on tpu_top through its own
 // memory ports; tpugen_rtl_axi_tests (TPUGEN_RTL_TOP="axi", CTest names
 // "axi_top.*") on tpu_axi_top through an AXI4 memory, a protocol checker and
-// an AXI4-Lite host (tb/rtl/axi_harness.h).
+// an AXI4-Lite host (tb/sim/axi/axi_harness.h).
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
@@ -17,10 +17,10 @@
 #include "isa/assembler.h"
 #include "isa/check.h"
 #include "isa/image.h"
-#include "model/gemm_job.h"
-#include "model/model.h"
-#include "model/operands.h"
-#include "rtl/rtl_engine.h"
+#include "model/core/gemm_job.h"
+#include "model/core/model.h"
+#include "model/core/operands.h"
+#include "sim/rtl_engine.h"
 #include "spec/params.h"
 
 using namespace tpugen;
@@ -33,12 +33,12 @@ const Spec& spec() {
 }
 
 /// The top under test: tpu_axi_top in the build defining TPUGEN_RTL_TOP "axi".
-constexpr rtl::TopKind top_under_test() {
+constexpr hdl::TopKind top_under_test() {
 #ifdef TPUGEN_RTL_TOP
   static_assert(std::string_view(TPUGEN_RTL_TOP) == "axi", "TPUGEN_RTL_TOP names the AXI top only");
-  return rtl::TopKind::Axi;
+  return hdl::TopKind::Axi;
 #else
-  return rtl::TopKind::Core;
+  return hdl::TopKind::Core;
 #endif
 }
 
@@ -54,11 +54,11 @@ const Config& config(const ParamOverrides& o, int c_beat = 1) {
   auto it = cache.find({o, c_beat});
   if (it != cache.end()) return it->second;
   Isa isa(spec(), legal_params(spec(), o, nullptr));
-  rtl::RtlOptions options;
+  hdl::RtlOptions options;
   options.c_beat_words = c_beat;
   options.top = top_under_test();
-  const rtl::RtlContext ctx(isa, options);
-  const auto sim = rtl::ensure_simulator(ctx, TPUGEN_BINARY_DIR "/rtl-cache", [](const std::string& line) {
+  const hdl::RtlContext ctx(isa, options);
+  const auto sim = sim::ensure_simulator(ctx, TPUGEN_BINARY_DIR "/rtl-cache", [](const std::string& line) {
     fmt::print("{}\n", line);
   });
   return cache.emplace(std::make_pair(o, c_beat), Config{isa, sim}).first->second;
@@ -67,7 +67,7 @@ const Config& config(const ParamOverrides& o, int c_beat = 1) {
 /// One GEMM on both engines: the whole of C must agree, and equal clip(A @ B)
 /// inside the result and the prefill outside it.
 void gemm_both(const ParamOverrides& o, GemmShape s, bool relu, const std::string& dist, std::uint64_t seed,
-               const rtl::RtlRunOptions& run = {}, int c_beat = 1) {
+               const sim::RtlRunOptions& run = {}, int c_beat = 1) {
   const Config& cfg = config(o, c_beat);
   const Isa& isa = cfg.isa;
   INFO("T=" << isa.param("T") << " MAXDIM=" << isa.param("MAXDIM") << " QD=" << isa.param("QD") << " DMA_WORDS="
@@ -87,15 +87,15 @@ void gemm_both(const ParamOverrides& o, GemmShape s, bool relu, const std::strin
   const std::int64_t maxdim = isa.param("MAXDIM");
   job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
   const GemmOutcome model = run_gemm_model(isa, job);
-  rtl::RtlRunOptions opts = run;
+  sim::RtlRunOptions opts = run;
   opts.seed = seed;
-  const rtl::RtlRunResult r = rtl::run_gemm_rtl(cfg.sim, isa, job, opts);
+  const sim::RtlRunResult r = sim::run_gemm_rtl(cfg.sim, isa, job, opts);
   INFO(r.output);
   REQUIRE(r.status == "done");
   const Int8Matrix rtl_c{maxdim, maxdim, r.c_full};
   CHECK(compare_c(rtl_c, job.c_init, reference_gemm(job.a, job.b, relu)).empty());
   CHECK(r.c_full == model.c_full.data);
-  CHECK(rtl::compare_state(isa, *model.model, r).empty());
+  CHECK(sim::compare_state(isa, *model.model, r).empty());
 }
 
 std::vector<GemmShape> sample(std::int64_t t, std::int64_t maxdim, int n, std::uint64_t seed) {
@@ -109,7 +109,7 @@ std::vector<GemmShape> sample(std::int64_t t, std::int64_t maxdim, int n, std::u
 const char* kDists[] = {"full", "corner", "mid", "boundary"};
 
 /// A program (not the GEMM) on both engines with random A, B and C.
-void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed, const rtl::RtlRunOptions& run = {}) {
+void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed, const sim::RtlRunOptions& run = {}) {
   const Config& cfg = config(o);
   const Isa& isa = cfg.isa;
   INFO(p.source << " at T=" << isa.param("T") << " MAXDIM=" << isa.param("MAXDIM"));
@@ -124,9 +124,9 @@ void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed,
   model.set_dram("B", b);
   model.set_dram("C", c);
   model.run_image(image);
-  rtl::RtlRunOptions opts = run;
+  sim::RtlRunOptions opts = run;
   opts.seed = seed;
-  const rtl::RtlRunResult r = rtl::run_rtl(cfg.sim, image, a, b, c, maxdim, opts);
+  const sim::RtlRunResult r = sim::run_rtl(cfg.sim, image, a, b, c, maxdim, opts);
   INFO(r.output);
   REQUIRE(r.status == "done");
   CHECK(r.runs_done == opts.runs);
@@ -138,7 +138,7 @@ void program_both(const ParamOverrides& o, const Program& p, std::uint64_t seed,
   CHECK(r.c_full == model.dram("C"));
   CHECK(r.c_full != c);
   // The final on-chip state, wherever the model tracks it (rows it wrote).
-  CHECK(rtl::compare_state(isa, model, r).empty());
+  CHECK(sim::compare_state(isa, model, r).empty());
 }
 
 }  // namespace
@@ -184,7 +184,7 @@ TEST_CASE("RTL == model: back-to-back runs without a reset between them", "[rtl]
   // Each start follows the previous done_o at once: the progress counters,
   // the header and the loop stack must start afresh (a unit's counter left
   // at the previous run's count would end the run early or in OVERRUN).
-  rtl::RtlRunOptions run;
+  sim::RtlRunOptions run;
   run.runs = 3;
   for (const ParamOverrides& o : {ParamOverrides{{"T", 4}, {"MAXDIM", 16}}, ParamOverrides{{"T", 8}, {"MAXDIM", 64}}}) {
     const Isa& isa = config(o).isa;
@@ -197,7 +197,7 @@ TEST_CASE("RTL == model: back-to-back runs without a reset between them", "[rtl]
 TEST_CASE("RTL == model: non-default QD, DMA_WORDS and C write beat", "[rtl]") {
   // Four packed words a C write beat, the row in its strobed slot.
   const ParamOverrides o{{"T", 4}, {"MAXDIM", 16}, {"QD", 2}, {"DMA_WORDS", 2}};
-  rtl::RtlRunOptions run;
+  sim::RtlRunOptions run;
   run.latency = 1;
   run.backpressure = 0.2;
   int i = 0;
@@ -208,7 +208,7 @@ TEST_CASE("RTL == model: non-default QD, DMA_WORDS and C write beat", "[rtl]") {
 }
 
 TEST_CASE("RTL == model: memory latency and random backpressure", "[rtl]") {
-  rtl::RtlRunOptions run;
+  sim::RtlRunOptions run;
   run.latency = 3;
   run.backpressure = 0.3;
   int i = 0;
@@ -351,20 +351,20 @@ TEST_CASE("binaries that break contracts end in the expected fault or a defined 
   const auto a = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
   const auto bm = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
   const auto c = random_matrix(maxdim, maxdim, OperandDist::Full, rng).data;
-  rtl::RtlRunOptions opts;
+  sim::RtlRunOptions opts;
   opts.max_cycles = 100000;  // far beyond the watchdog: a hang would show as a timeout
   for (const auto& bad : cases) {
     INFO(bad.what);
     Binary bin(isa, good);
     bad.damage(bin);
     const auto image = bin.image();
-    const auto r = rtl::run_rtl(cfg.sim, image, a, bm, c, maxdim, opts);
+    const auto r = sim::run_rtl(cfg.sim, image, a, bm, c, maxdim, opts);
     INFO(r.output);
     CHECK(r.status == bad.status);
     if (std::string_view(bad.status) == "fault") {
       CHECK(r.fault.name == bad.fault);
       if (*bad.unit) CHECK(r.fault.unit_name == bad.unit);
-      CHECK(r.cycles < static_cast<std::uint64_t>(rtl::RtlOptions{}.watchdog_cycles) * 2);
+      CHECK(r.cycles < static_cast<std::uint64_t>(hdl::RtlOptions{}.watchdog_cycles) * 2);
     } else {
       // The defined result: the model's, for the same image.
       Model model(isa);

@@ -1,4 +1,4 @@
-// The AXI4 models of the harness (tb/rtl/axi_*.h): AxiMemory against a
+// The AXI4 models of the harness (tb/sim/axi/axi_*.h): AxiMemory against a
 // scripted AXI4 master, AxiChecker against broken masters and scripted broken
 // slaves, and AxiLiteHost against a small register-file slave, driven cycle
 // by cycle as sim_main.cpp drives its models.
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "rtl/axi_checker.h"
-#include "rtl/axi_lite.h"
-#include "rtl/axi_memory.h"
+#include "sim/axi/axi_checker.h"
+#include "sim/axi/axi_lite.h"
+#include "sim/axi/axi_memory.h"
 
 using namespace tpusim;
 

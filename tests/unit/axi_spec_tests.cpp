@@ -5,12 +5,14 @@
 
 #include "docs/axi_docs.h"
 #include "docs/markdown.h"
-#include "rtl/axi_spec.h"
-#include "rtl/rtl_context.h"
+#include "spec/axi_spec.h"
+#include "hdl/rtl_context.h"
 #include "test_support.h"
 
 using namespace tpugen;
-using namespace tpugen::rtl;
+using namespace tpugen::hdl;
+using namespace tpugen;
+using namespace tpugen::hdl;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// tpugen gen --vpi (tb/rtl/cocotb_build.h): tpu_config.json against the spec,
+// tpugen gen --vpi (tb/sim/cocotb_build.h): tpu_config.json against the spec,
 // the package and the harness configuration; the files written, with every
 // template placeholder filled. The cocotb runs themselves are the cocotb.*
 // CTest tests (tests/cocotb).
@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "rtl/cocotb_build.h"
-#include "rtl/generate.h"
-#include "rtl/rtl_engine.h"
+#include "sim/cocotb_build.h"
+#include "hdl/generate.h"
+#include "sim/rtl_engine.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-rtl::RtlOptions options() {
-  rtl::RtlOptions o;
+hdl::RtlOptions options() {
+  hdl::RtlOptions o;
   o.imem_beat_words = 4;
   o.c_beat_words = 2;
   return o;
@@ -37,8 +37,8 @@ fs::path fresh_dir(const std::string& name) {
 
 TEST_CASE("cocotb build: tpu_config.json holds the configuration the spec and the package define", "[cocotb]") {
   const Isa isa = test::isa_at({{"T", 8}, {"MAXDIM", 32}});
-  const rtl::RtlContext ctx(isa, options());
-  const auto j = nlohmann::json::parse(rtl::cocotb_config_json(ctx));
+  const hdl::RtlContext ctx(isa, options());
+  const auto j = nlohmann::json::parse(sim::cocotb_config_json(ctx));
 
   CHECK(j.at("top") == "tpu_top");
   CHECK(j.at("top_kind") == "core");
@@ -54,10 +54,10 @@ TEST_CASE("cocotb build: tpu_config.json holds the configuration the spec and th
 
   // The fault names are the package's, in code order, as the C++ harness has them.
   const auto faults = j.at("fault_names").get<std::vector<std::string>>();
-  CHECK(faults == rtl::fault_names(ctx));
+  CHECK(faults == sim::fault_names(ctx));
   REQUIRE(faults.size() > 1);
   CHECK(faults.front() == "NONE");
-  const std::string header = rtl::sim_config_header(ctx);
+  const std::string header = sim::sim_config_header(ctx);
   for (const auto& f : faults) CHECK(header.find("\"" + f + "\"") != std::string::npos);
 
   // One counter per header entry that counts a unit's work, in spec order.
@@ -75,10 +75,10 @@ TEST_CASE("cocotb build: tpu_config.json holds the configuration the spec and th
 TEST_CASE("cocotb build: gen --vpi writes the Verilator build and the library with every placeholder filled",
           "[cocotb]") {
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
-  const rtl::RtlContext ctx(isa, rtl::RtlOptions{});
+  const hdl::RtlContext ctx(isa, hdl::RtlOptions{});
   const fs::path dir = fresh_dir("t4");
-  rtl::generate(ctx, dir.string());
-  const auto written = rtl::write_cocotb_build(ctx, dir.string());
+  hdl::generate(ctx, dir.string());
+  const auto written = sim::write_cocotb_build(ctx, dir.string());
 
   for (const char* f : {"cocotb.mk", "Makefile", "test_tpu.py", "COCOTB.md", "requirements.txt", "tpu_config.json",
                         "tpugen_cocotb/__init__.py", "tpugen_cocotb/driver.py", "tpugen_cocotb/memory.py"})
@@ -99,8 +99,8 @@ TEST_CASE("cocotb build: gen --vpi writes the Verilator build and the library wi
   CHECK(mk.find("files.f") != std::string::npos);
   CHECK(mk.find("Makefile.sim") != std::string::npos);
   // The model flags are the harness build's, so the two simulators agree.
-  const auto harness = rtl::verilator_args("d", {});
-  for (const auto& a : rtl::cocotb_verilator_args()) {
+  const auto harness = sim::verilator_args("d", {});
+  for (const auto& a : sim::cocotb_verilator_args()) {
     CHECK(mk.find(" " + a) != std::string::npos);
     CHECK(std::find(harness.begin(), harness.end(), a) != harness.end());
   }
@@ -108,21 +108,21 @@ TEST_CASE("cocotb build: gen --vpi writes the Verilator build and the library wi
   // Byte-identical when written again.
   std::vector<std::string> first;
   for (const auto& f : written) first.push_back(test::read_text(f));
-  rtl::write_cocotb_build(ctx, dir.string());
+  sim::write_cocotb_build(ctx, dir.string());
   for (std::size_t i = 0; i < written.size(); ++i) CHECK(test::read_text(written[i]) == first[i]);
 }
 
 TEST_CASE("cocotb build: tpu_config.json of the AXI top carries the AXI spec's bus and register fields", "[cocotb]") {
-  rtl::RtlOptions o;
-  o.top = rtl::TopKind::Axi;
+  hdl::RtlOptions o;
+  o.top = hdl::TopKind::Axi;
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
-  const rtl::RtlContext ctx(isa, o);
-  const auto j = nlohmann::json::parse(rtl::cocotb_config_json(ctx));
+  const hdl::RtlContext ctx(isa, o);
+  const auto j = nlohmann::json::parse(sim::cocotb_config_json(ctx));
   CHECK(j.at("top") == "tpu_axi_top");
   CHECK(j.at("top_kind") == "axi");
 
   // Against the AXI spec read on its own, and the bus width the RTL is built with.
-  const rtl::AxiTopSpec spec = rtl::load_axi_top_spec(rtl::axi_top_spec_path(isa.spec().path));
+  const AxiTopSpec spec = load_axi_top_spec(axi_top_spec_path(isa.spec().path));
   const auto& a = j.at("axi");
   CHECK(a.at("data_bytes") == ctx.axi_data_bytes());
   CHECK(a.at("data_bytes") == isa.param("BUS_BYTES"));
@@ -138,7 +138,7 @@ TEST_CASE("cocotb build: tpu_config.json of the AXI top carries the AXI spec's b
     CHECK(a.at("streams")[i].at("bases").get<std::vector<std::string>>() == spec.master.streams[i].bases);
   }
   // Every field, with the offset, lsb and width the C++ harness's sim_config.h has for it.
-  const std::string header = rtl::sim_config_header(ctx);
+  const std::string header = sim::sim_config_header(ctx);
   std::size_t fields = 0;
   for (const auto& r : spec.control.registers)
     for (const auto& f : r.fields) {
@@ -155,6 +155,6 @@ TEST_CASE("cocotb build: tpu_config.json of the AXI top carries the AXI spec's b
   CHECK(a.at("fields").size() == fields);
 
   // The core top's configuration has no AXI part.
-  const rtl::RtlContext core(isa, rtl::RtlOptions{});
-  CHECK_FALSE(nlohmann::json::parse(rtl::cocotb_config_json(core)).contains("axi"));
+  const hdl::RtlContext core(isa, hdl::RtlOptions{});
+  CHECK_FALSE(nlohmann::json::parse(sim::cocotb_config_json(core)).contains("axi"));
 }

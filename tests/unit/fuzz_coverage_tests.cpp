@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/coverage.h"
+#include "fuzz/core/coverage.h"
 #include "isa/assembler.h"
 #include "isa/check.h"
 #include "isa/programs.h"

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "fuzz/model_run.h"
-#include "fuzz/random_program.h"
+#include "fuzz/core/model_run.h"
+#include "fuzz/core/random_program.h"
 #include "fuzz/rng.h"
 #include "isa/assembler.h"
 #include "isa/check.h"
 #include "isa/image.h"
-#include "model/model.h"
+#include "model/core/model.h"
 #include "test_support.h"
 
 namespace {

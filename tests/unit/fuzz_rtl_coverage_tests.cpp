@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "fuzz/rtl_coverage.h"
+#include "sim/rtl_coverage.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -23,7 +23,7 @@ TEST_CASE("fuzz rtl coverage: points are counted by kind and module", "[fuzzgen]
   test::write_text(path, "# SystemC::Coverage-3\n" + point("line", "tpu_pe", 10, 3) + point("line", "tpu_pe", 11, 0) +
                              point("toggle", "tpu_pe", 12, 1) + point("toggle", "tpu_top", 5, 0) +
                              point("branch", "tpu_top", 7, 9));
-  const fuzz::RtlCoverage c = fuzz::read_coverage_dat(path);
+  const sim::RtlCoverage c = sim::read_coverage_dat(path);
   CHECK(c.by_kind.at("line").covered == 1);
   CHECK(c.by_kind.at("line").total == 2);
   CHECK(c.by_kind.at("toggle").covered == 1);
@@ -38,7 +38,7 @@ TEST_CASE("fuzz rtl coverage: a file that is not coverage data is refused with i
   const auto path = std::filesystem::temp_directory_path() / "tpugen_cov_bad.dat";
   test::write_text(path, "# SystemC::Coverage-3\nthis is not a point\n");
   try {
-    (void)fuzz::read_coverage_dat(path);
+    (void)sim::read_coverage_dat(path);
     FAIL("accepted");
   } catch (const Error& e) {
     CHECK(e.rule() == "fuzz.rtl_coverage");

@@ -6,9 +6,9 @@
 
 #include "isa/check.h"
 #include "isa/limits.h"
-#include "model/gemm_job.h"
-#include "model/model.h"
-#include "model/operands.h"
+#include "model/core/gemm_job.h"
+#include "model/core/model.h"
+#include "model/core/operands.h"
 #include "test_support.h"
 
 using namespace tpugen;

@@ -12,7 +12,7 @@
 #include "isa/check.h"
 #include "isa/image.h"
 #include "isa/programs.h"
-#include "model/model.h"
+#include "model/core/model.h"
 #include "model/npy.h"
 #include "spec/expr.h"
 #include "test_support.h"

@@ -1,11 +1,11 @@
-// The harness's memory models (tb/rtl/memory_models.h), driven cycle by
+// The harness's memory models (tb/sim/harness/memory_models.h), driven cycle by
 // cycle as sim_main.cpp drives them, with a scripted core on the other side.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <vector>
 
-#include "rtl/memory_models.h"
+#include "sim/harness/memory_models.h"
 
 using namespace tpusim;
 

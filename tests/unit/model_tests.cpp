@@ -11,7 +11,7 @@
 
 #include "isa/image.h"
 #include "isa/program.h"
-#include "model/model.h"
+#include "model/core/model.h"
 #include "spec/params.h"
 #include "spec/spec.h"
 

@@ -1,5 +1,5 @@
-// The Verilator harness (tb/rtl/sim_main.cpp) and the RTL engine's cached
-// build and runs, against a mock tpu_top (tests/rtl/mock_top.sv) that has the
+// The Verilator harness (tb/sim/harness/sim_main.cpp) and the RTL engine's cached
+// build and runs, against a mock tpu_top (tests/hdl/mock_top.sv) that has the
 // documented ports. The Verilator build is cached in the build tree, so only
 // the first run pays for it.
 #include <catch2/catch.hpp>
@@ -10,8 +10,8 @@
 #include <random>
 
 #include "isa/image.h"
-#include "rtl/emitters.h"
-#include "rtl/rtl_engine.h"
+#include "hdl/emitters.h"
+#include "sim/rtl_engine.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -49,15 +49,15 @@ void write(const fs::path& p, const std::string& text) {
 /// The mock, verilated with the harness through the engine's cache.
 const fs::path& mock_sim() {
   static const fs::path sim = [] {
-    rtl::RtlOptions options;
+    hdl::RtlOptions options;
     options.c_beat_words = 2;  // the mock writes slot 1 of a two-word beat
-    const rtl::RtlContext ctx(mock_isa(), options);
-    rtl::SimBuildSpec spec;
+    const hdl::RtlContext ctx(mock_isa(), options);
+    sim::SimBuildSpec spec;
     spec.populate = [&ctx](const fs::path& dir) {
-      write(dir / "tpu_pkg.sv", rtl::emit_tpu_pkg(ctx));
-      fs::copy_file(TPUGEN_SOURCE_DIR "/tests/rtl/mock_top.sv", dir / "mock_top.sv");
+      write(dir / "tpu_pkg.sv", hdl::emit_tpu_pkg(ctx));
+      fs::copy_file(TPUGEN_SOURCE_DIR "/tests/hdl/mock_top.sv", dir / "mock_top.sv");
       write(dir / "mock_progress.svh", mock_progress(ctx.spec()));
-      write(dir / "sim_config.h", rtl::sim_config_header(ctx));
+      write(dir / "sim_config.h", sim::sim_config_header(ctx));
       write(dir / "files.f", "tpu_pkg.sv\nmock_top.sv\n");
     };
     spec.key_text = "mock tpu_top\n";
@@ -68,7 +68,7 @@ const fs::path& mock_sim() {
     spec.extra_flags.push_back(fmt::format("-GCBeat={}", ctx.options().c_beat_words));
     spec.extra_flags.push_back(fmt::format("-GWatchdog={}", ctx.options().watchdog_cycles));
     spec.description = "the mock tpu_top";
-    return rtl::cached_sim_build(TPUGEN_BINARY_DIR "/test-cache", spec,
+    return sim::cached_sim_build(TPUGEN_BINARY_DIR "/test-cache", spec,
                                  [](const std::string& line) { WARN(line); });
   }();
   return sim;
@@ -109,11 +109,11 @@ std::vector<std::int8_t> mock_expected_c(const MockRun& in) {
   return c;
 }
 
-rtl::RtlRunResult run_mock(const MockRun& in, const rtl::RtlRunOptions& opt) {
-  return rtl::run_rtl(mock_sim(), in.image, in.a, in.b, in.c, mock_isa().param("MAXDIM"), opt);
+sim::RtlRunResult run_mock(const MockRun& in, const sim::RtlRunOptions& opt) {
+  return sim::run_rtl(mock_sim(), in.image, in.a, in.b, in.c, mock_isa().param("MAXDIM"), opt);
 }
 
-void check_done(const MockRun& in, const rtl::RtlRunResult& r) {
+void check_done(const MockRun& in, const sim::RtlRunResult& r) {
   INFO(r.output);
   CHECK(r.status == "done");
   CHECK(r.exit_code == 0);
@@ -147,7 +147,7 @@ TEST_CASE("harness: the mock top runs to done at latency 0", "[rtl_harness][hdl]
 TEST_CASE("harness: latency 3 and backpressure slow it down but change nothing else", "[rtl_harness][hdl]") {
   const MockRun in = mock_inputs(0);
   const auto fast = run_mock(in, {});
-  rtl::RtlRunOptions opt;
+  sim::RtlRunOptions opt;
   opt.latency = 3;
   opt.backpressure = 0.4;
   opt.seed = 11;
@@ -168,7 +168,7 @@ TEST_CASE("harness: a fault is reported with its name, instruction and exit 1", 
 
 TEST_CASE("harness: a hang times out and names the counters that are short", "[rtl_harness][hdl]") {
   const MockRun in = mock_inputs(kMagicHang);
-  rtl::RtlRunOptions opt;
+  sim::RtlRunOptions opt;
   opt.max_cycles = 200;
   const auto r = run_mock(in, opt);
   INFO(r.output);
@@ -188,7 +188,7 @@ TEST_CASE("harness: a hang times out and names the counters that are short", "[r
 }
 
 TEST_CASE("harness: a request valid dropped before its handshake is a protocol error", "[rtl_harness][hdl]") {
-  rtl::RtlRunOptions opt;
+  sim::RtlRunOptions opt;
   opt.backpressure = 0.7;
   opt.seed = 3;
   opt.max_cycles = 500;
@@ -203,7 +203,7 @@ TEST_CASE("harness: a request valid dropped before its handshake is a protocol e
 TEST_CASE("harness: --trace writes an FST waveform", "[rtl_harness][hdl]") {
   const fs::path trace = TPUGEN_BINARY_DIR "/test-cache/mock_trace.fst";
   fs::remove(trace);
-  rtl::RtlRunOptions opt;
+  sim::RtlRunOptions opt;
   opt.trace = trace.string();
   check_done(mock_inputs(0), run_mock(mock_inputs(0), opt));
   CHECK(fs::exists(trace));
@@ -223,8 +223,8 @@ TEST_CASE("harness: the build is cached under a key of its contents", "[rtl_harn
 }
 
 TEST_CASE("sim_config.h carries the counters, their header slices and the fault names", "[rtl_harness]") {
-  const rtl::RtlContext ctx(mock_isa(), rtl::RtlOptions{});
-  const std::string h = rtl::sim_config_header(ctx);
+  const hdl::RtlContext ctx(mock_isa(), hdl::RtlOptions{});
+  const std::string h = sim::sim_config_header(ctx);
   for (const auto& e : ctx.spec().header) {
     const bool counter = e.count.kind == HeaderCount::UnitSteps || e.count.kind == HeaderCount::PortItems;
     CHECK((h.find("{\"" + e.name + "\"") != std::string::npos) == counter);

@@ -7,12 +7,12 @@
 #include <map>
 #include <string>
 
-#include "rtl/generate.h"
-#include "rtl/injected_bugs.h"
+#include "hdl/generate.h"
+#include "hdl/injected_bugs.h"
 #include "test_support.h"
 
 using namespace tpugen;
-using namespace tpugen::rtl;
+using namespace tpugen::hdl;
 
 namespace {
 

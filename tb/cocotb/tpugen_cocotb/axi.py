@@ -1,6 +1,6 @@
 """AXI models for the AXI top (tpu_axi_top): the memory behind its AXI4
 master, a protocol checker of that master, and the AXI4-Lite host of its
-control slave. Cycle-level, like the C++ harness's (tb/rtl/axi_memory.h,
+control slave. Cycle-level, like the C++ harness's (tb/sim/axi/axi_memory.h,
 axi_checker.h, axi_lite.h), and with the same per-cycle contract as the
 core's port models (memory.py): `drive(cycle)` decides what the model shows
 this cycle before the DUT's outputs are known; after the DUT settled,

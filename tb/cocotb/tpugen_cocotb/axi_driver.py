@@ -1,7 +1,7 @@
 """AxiDriver: TpuDriver for the AXI top (tpu_axi_top, `tpugen gen --top axi`).
 
 The memory behind the AXI4 master m_axi_<bundle>_* is an AxiMemory (axi.py)
-holding four regions, as the C++ harness places them (tb/rtl/axi_harness.h):
+holding four regions, as the C++ harness places them (tb/sim/axi/axi_harness.h):
 the program image (padded to IMEM_SIZE words), A and B (each followed by a
 read-only page of zeros: an operand burst may read past a matrix), and C,
 writable; each at a bus-aligned base above 4 GB (so the high address words

@@ -4,7 +4,7 @@
 load (program image and the DRAM matrices), start, wait_done, and C after the
 run. `CoreDriver` drives tpu_top's native valid/ready memory ports with the
 models of memory.py, one cycle at a time, like the C++ harness
-(tb/rtl/sim_main.cpp). AxiDriver (axi_driver.py) drives the AXI top,
+(tb/sim/harness/sim_main.cpp). AxiDriver (axi_driver.py) drives the AXI top,
 tpu_axi_top. `driver_for(dut)` picks the driver for the configuration's top
 (tpu_config.json "top_kind"), so tests written against TpuDriver run
 unchanged on either.

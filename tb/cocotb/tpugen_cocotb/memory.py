@@ -1,6 +1,6 @@
 """The memories outside the core, as cycle-level valid/ready models.
 
-The same contract as the C++ harness's models (tb/rtl/memory_models.h):
+The same contract as the C++ harness's models (tb/sim/harness/memory_models.h):
 imem (beats of 64-bit words, reads only), the operand read port (A or B),
 and the C write port. Each port is a request stream from the core and a
 response stream back, in request order. Per cycle the driver calls

@@ -1,2 +1,2 @@
-../../../rtl/tpu_ram_1r1w.sv
+../../../rtl/prim/tpu_ram_1r1w.sv
 ram_fifo_top.sv

@@ -1,4 +1,4 @@
-// A small design around the RAM primitive (rtl/tpu_ram_1r1w.sv, listed in
+// A small design around the RAM primitive (rtl/prim/tpu_ram_1r1w.sv, listed in
 // files.f beside this file): a counter writes the RAM, another reads it, and
 // an accumulator sums what it reads. Small enough to place and route on an
 // iCE40 UP5K, so the ice40 flow's Fmax path is exercised by a test.

@@ -1,4 +1,4 @@
-// A broken copy of the RAM primitive rtl/tpu_ram_1r1w.sv: it clears every
+// A broken copy of the RAM primitive rtl/prim/tpu_ram_1r1w.sv: it clears every
 // row on reset, a write to all rows in one cycle, which no block RAM,
 // distributed RAM or SRAM macro can do, so the memory cannot be inferred.
 module tpu_ram_1r1w #(

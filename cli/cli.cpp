@@ -1,0 +1,121 @@
+#include "cli/cli.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+
+#include "isa/assembler.h"
+#include "isa/image.h"
+
+namespace tpugen::cli {
+
+namespace {
+const char* getenv_reader(const char* name) { return std::getenv(name); }
+
+/// A flag's integer, in full: CLI11's own conversion saturates a value past
+/// 64 bits to the largest one, which would build a configuration nobody asked for.
+std::int64_t parse_flag_int(const std::string& flag, const std::string& text) {
+  try {
+    std::size_t pos = 0;
+    const long long v = std::stoll(text, &pos, 0);
+    if (pos == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw CLI::ValidationError(flag, fmt::format("'{}' is not an integer in {} .. {}", text,
+                                               std::numeric_limits<std::int64_t>::min(),
+                                               std::numeric_limits<std::int64_t>::max()));
+}
+
+std::string flag_form(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
+  return s;
+}
+}  // namespace
+
+Params Context::params() const { return resolve_params(spec, flags, getenv_reader); }
+
+Isa Context::isa() const { return Isa(spec, legal_params(spec, flags, getenv_reader)); }
+
+void add_rtl_option_flags(CLI::App& cmd, hdl::RtlOptions& options, const std::string& group) {
+  cmd.add_option_function<std::string>(
+         "--top",
+         [&options](const std::string& v) { options.top = v == "axi" ? hdl::TopKind::Axi : hdl::TopKind::Core; },
+         "the top module: core (tpu_top, valid/ready memory ports) or axi (tpu_axi_top: AXI4 masters and an "
+         "AXI4-Lite ap_ctrl_hs control slave)")
+      ->check(CLI::IsMember({"core", "axi"}))
+      ->type_name("core|axi")
+      ->default_str("core")
+      ->group(group);
+  cmd.add_option("--imem-beat", options.imem_beat_words, "64-bit words per imem beat (ImemBeat; default BUS_BYTES / 8)")
+      ->check(CLI::Range(1, 64))
+      ->group(group);
+  cmd.add_option("--c-beat", options.c_beat_words,
+                 "packed operand words per C write beat (CBeat; a power of two; the write carries byte strobes)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64))
+      ->group(group);
+  cmd.add_option("--watchdog", options.watchdog_cycles, "cycles without progress before FAULT_HANG (Watchdog)")
+      ->capture_default_str()
+      ->check(CLI::Range(16, 1 << 30))
+      ->group(group);
+  // Hidden (empty group): a deliberate defect, for testing the fuzzer.
+  cmd.add_option("--inject-bug", options.inject_bug, "build a named deliberate defect (rtl/injected_bugs.h)")->group("");
+}
+
+void add_param_flags(CLI::App& cmd, Context& ctx) {
+  for (const auto& p : ctx.spec.parameters) {
+    std::vector<std::string> names{"--" + flag_form(p.name)};
+    if (p.name.size() == 1) names.push_back("--" + p.name);
+    const std::string prefix = "TPU_";
+    if (p.env.rfind(prefix, 0) == 0) {
+      const std::string alias = "--" + flag_form(p.env.substr(prefix.size()));
+      if (std::find(names.begin(), names.end(), alias) == names.end()) names.push_back(alias);
+    }
+    std::string joined;
+    for (const auto& n : names) joined += (joined.empty() ? "" : ",") + n;
+    const std::string name = p.name;
+    auto set = [&ctx, name, flag = names.front()](const std::string& v) { ctx.flags[name] = parse_flag_int(flag, v); };
+    cmd.add_option_function<std::string>(joined, set,
+                                         fmt::format("{} (env {}, default {})", p.role, p.env, p.default_value.text()))
+        ->type_name("INT")
+        ->group("Build parameters");
+  }
+}
+
+GemmShape parse_shape(const std::string& text) {
+  GemmShape s;
+  std::int64_t* dims[] = {&s.m, &s.k, &s.n};
+  std::size_t pos = 0;
+  for (int i = 0; i < 3; ++i) {
+    std::size_t end = pos;
+    while (end < text.size() && std::isdigit(static_cast<unsigned char>(text[end]))) ++end;
+    if (end == pos || end - pos > 9)
+      throw Error("cli.shape", fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
+    *dims[i] = std::stoll(text.substr(pos, end - pos));
+    pos = end;
+    if (i < 2) {
+      if (pos >= text.size() || (text[pos] != 'x' && text[pos] != 'X'))
+        throw Error("cli.shape", fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
+      ++pos;
+    }
+  }
+  if (pos != text.size() || s.m <= 0 || s.k <= 0 || s.n <= 0)
+    throw Error("cli.shape", fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
+  return s;
+}
+
+Program load_program(const Isa& isa, const std::string& path) {
+  auto ends_with = [&](std::string_view s) {
+    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+  };
+  if (ends_with(".bin") || ends_with(".hex") || ends_with(".mem")) return decode_image(isa, read_image(path), path);
+  if (ends_with(".s") || ends_with(".asm") || ends_with(".tpu")) return parse_assembly_file(isa, path);
+  throw Error("cli.file_type",
+              fmt::format("'{}': a program is assembly (.s, .asm, .tpu) or an image (.bin, .hex, .mem)", path), SourceLoc{path});
+}
+
+}  // namespace tpugen::cli

@@ -1,0 +1,76 @@
+/// @file cli.h
+/// @brief The pieces every `tpugen` subcommand shares: the loaded spec, the
+/// build-parameter flags derived from it, and a table of subcommands.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/instr.h"
+#include "isa/program.h"
+#include "isa/programs.h"
+#include "hdl/rtl_context.h"
+
+namespace tpugen::cli {
+
+/// Exit codes: 0 success; 1 the job ran and found a failure (a mismatch, a
+/// violated contract or constraint, a shape that does not fit); 2 bad input
+/// (usage, unreadable file, malformed data).
+inline constexpr int kOk = 0, kFail = 1, kBadInput = 2;
+
+/// The spec, and the build parameters given on the command line.
+struct Context {
+  Spec spec;
+  std::map<std::string, std::int64_t> flags;  ///< parameter name -> value, when given
+  std::string command_line;                   ///< how tpugen was invoked (for reproducers)
+
+  /// Resolve flags over environment over defaults and insist on legality.
+  [[nodiscard]] Isa isa() const;
+  /// Resolve without the legality check (for `params`, `limits`).
+  [[nodiscard]] Params params() const;
+};
+
+/// Adds `--<name>` flags for every build parameter of the spec to `cmd`
+/// (e.g. --T/--t, --maxdim, --qd, --spad-rows/--spad, --dma-words), writing
+/// into ctx.flags.
+void add_param_flags(CLI::App& cmd, Context& ctx);
+
+/// Adds the generator options that are not build parameters (--imem-beat,
+/// --c-beat, --watchdog) to `cmd`, in the option group `group`.
+void add_rtl_option_flags(CLI::App& cmd, hdl::RtlOptions& options, const std::string& group);
+
+/// "MxKxN" -> shape; throws Error("cli.shape").
+GemmShape parse_shape(const std::string& text);
+
+/// A program from an assembly file (.s, .asm, .tpu) or an image (.bin,
+/// .hex, .mem), by extension.
+Program load_program(const Isa& isa, const std::string& path);
+
+/// One subcommand: set it up on `sub`, and return what runs it.
+struct Command {
+  const char* name;
+  const char* help;
+  std::function<std::function<int()>(CLI::App& sub, Context& ctx)> setup;
+};
+
+Command params_command();
+Command limits_command();
+Command asm_command();
+Command disasm_command();
+Command check_command();
+Command program_command();
+Command docs_command();
+Command run_command();
+Command gen_command();
+Command bench_command();
+Command fuzz_command();
+Command synth_command();
+
+}  // namespace tpugen::cli

@@ -1,0 +1,161 @@
+// tpugen bench: the shipped GEMM on the RTL engine over the original
+// design's benchmark shapes, with cycles, utilization and the original's
+// figures side by side.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+
+#include "cli/cli.h"
+#include "model/core/gemm_job.h"
+#include "model/core/operands.h"
+#include "sim/rtl_engine.h"
+
+namespace tpugen::cli {
+
+namespace {
+
+struct BenchCase {
+  std::int64_t t, maxdim;
+  GemmShape shape;
+  std::int64_t original_cycles;  ///< the original HLS design's cycles at memory latency 0
+};
+
+// The benchmark shapes and the original TinyTPU design's cycle counts for
+// them, as reported in shared/reference/tinytpu-notes.md ("Results of the
+// original HLS design": T=4/MAXDIM=16 with QD=16 and memory latency 0; the
+// steady-state figures at MAXDIM=64). These are reference measurements of
+// another implementation, the numbers to beat; they are not spec facts.
+const std::vector<BenchCase>& bench_cases() {
+  static const std::vector<BenchCase> cases = {
+      {4, 16, {4, 4, 4}, 175},         {4, 16, {8, 8, 8}, 265},         {4, 16, {12, 12, 12}, 421},
+      {4, 16, {16, 16, 8}, 482},       {4, 16, {16, 16, 16}, 674},      {4, 64, {32, 32, 32}, 3752},
+      {4, 64, {48, 48, 48}, 10289},    {4, 64, {64, 64, 64}, 22123},    {8, 64, {64, 64, 64}, 7083},
+  };
+  return cases;
+}
+
+struct BenchOpts {
+  std::string json, rtl_cache;
+  unsigned latency = 0;
+  double backpressure = 0.0;
+  std::uint64_t seed = 1;
+  hdl::RtlOptions generator;
+};
+
+struct BenchRow {
+  const BenchCase* c = nullptr;
+  std::string status;  ///< PASS, or what went wrong
+  std::uint64_t cycles = 0;
+  double ideal = 0.0, cycles_per_second = 0.0;
+};
+
+BenchRow run_case(const Context& ctx, const BenchCase& c, const BenchOpts& o) {
+  Context at = ctx;
+  at.flags["T"] = c.t;
+  at.flags["MAXDIM"] = c.maxdim;
+  const Isa isa = at.isa();
+  const hdl::RtlContext rctx(isa, o.generator);
+  const std::filesystem::path root = o.rtl_cache.empty() ? sim::default_build_root() : std::filesystem::path(o.rtl_cache);
+  const auto sim = sim::ensure_simulator(rctx, root, [](const std::string& l) { fmt::print(stderr, "tpugen: {}\n", l); });
+
+  std::mt19937_64 rng(o.seed);
+  GemmJob job;
+  job.shape = c.shape;
+  job.a = random_matrix(c.shape.m, c.shape.k, OperandDist::Full, rng);
+  job.b = random_matrix(c.shape.k, c.shape.n, OperandDist::Full, rng);
+  job.c_init = random_matrix(c.maxdim, c.maxdim, OperandDist::Full, rng);
+  sim::RtlRunOptions ro;
+  ro.latency = o.latency;
+  ro.backpressure = o.backpressure;
+  ro.seed = o.seed;
+  const auto r = sim::run_gemm_rtl(sim, isa, job, ro);
+
+  BenchRow row;
+  row.c = &c;
+  row.cycles = r.cycles;
+  row.cycles_per_second = r.cycles_per_second;
+  row.ideal = static_cast<double>(c.shape.m * c.shape.k * c.shape.n) / static_cast<double>(c.t * c.t);
+  if (!r.done()) {
+    row.status = r.status == "fault" ? "FAULT " + r.fault.name : r.status;
+  } else {
+    const std::string diff = compare_c(Int8Matrix{c.maxdim, c.maxdim, r.c_full}, job.c_init,
+                                       reference_gemm(job.a, job.b, false));
+    row.status = diff.empty() ? "PASS" : "FAIL " + diff;
+  }
+  return row;
+}
+
+std::string shape_text(const GemmShape& s) { return fmt::format("{}x{}x{}", s.m, s.k, s.n); }
+
+void print_table(const std::vector<BenchRow>& rows, const BenchOpts& o) {
+  fmt::print("tpugen bench: the shipped GEMM on the RTL, memory latency {}, backpressure {}\n", o.latency, o.backpressure);
+  fmt::print("{:<14} {:<10} {:>8} {:>8} {:>7} {:>9} {:>8} {:>11}  {}\n", "config", "shape", "cycles", "ideal", "util",
+             "original", "ours/orig", "sim cyc/s", "result");
+  for (const auto& r : rows) {
+    const auto& c = *r.c;
+    fmt::print("{:<14} {:<10} {:>8} {:>8.0f} {:>6.1f}% {:>9} {:>8.2f}x {:>11.0f}  {}\n",
+               fmt::format("T={} MAXDIM={}", c.t, c.maxdim), shape_text(c.shape), r.cycles, r.ideal,
+               r.cycles ? 100.0 * r.ideal / static_cast<double>(r.cycles) : 0.0, c.original_cycles,
+               static_cast<double>(r.cycles) / static_cast<double>(c.original_cycles), r.cycles_per_second, r.status);
+  }
+  fmt::print("util = ideal / cycles, ideal = M*K*N / T^2 (the T*T MAC/cycle peak); original: the original HLS design's "
+             "cycles (tinytpu-notes.md)\n");
+}
+
+void write_bench_json(const std::string& path, const std::vector<BenchRow>& rows, const BenchOpts& o) {
+  nlohmann::ordered_json j;
+  j["latency"] = o.latency;
+  j["backpressure"] = o.backpressure;
+  j["seed"] = o.seed;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const auto& r : rows) {
+    const auto& c = *r.c;
+    j["rows"].push_back({{"T", c.t},
+                         {"MAXDIM", c.maxdim},
+                         {"shape", shape_text(c.shape)},
+                         {"cycles", r.cycles},
+                         {"ideal_cycles", r.ideal},
+                         {"utilization", r.cycles ? r.ideal / static_cast<double>(r.cycles) : 0.0},
+                         {"original_cycles", c.original_cycles},
+                         {"ratio_to_original", static_cast<double>(r.cycles) / static_cast<double>(c.original_cycles)},
+                         {"sim_cycles_per_second", r.cycles_per_second},
+                         {"result", r.status}});
+  }
+  std::ofstream f(path);
+  f << j.dump(2) << "\n";
+  if (!f) throw Error("cli.io", fmt::format("cannot write '{}'", path), SourceLoc{path});
+}
+
+int run_bench(const Context& ctx, const BenchOpts& o) {
+  std::vector<BenchRow> rows;
+  for (const auto& c : bench_cases()) rows.push_back(run_case(ctx, c, o));
+  print_table(rows, o);
+  if (!o.json.empty()) write_bench_json(o.json, rows, o);
+  for (const auto& r : rows)
+    if (r.status != "PASS") return kFail;
+  return kOk;
+}
+
+}  // namespace
+
+Command bench_command() {
+  return {"bench", "Run the shipped GEMM on the RTL over the original design's benchmark shapes and compare cycles.\n"
+                   "Example: tpugen bench --json bench.json",
+          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            auto o = std::make_shared<BenchOpts>();
+            sub.add_option("--latency", o->latency, "memory latency (cycles beyond the next one)")->capture_default_str();
+            sub.add_option("--backpressure", o->backpressure, "0..1: memory backpressure probability")
+                ->capture_default_str()->check(CLI::Range(0.0, 0.99));
+            sub.add_option("--seed", o->seed, "seed of the operands and the backpressure")->capture_default_str();
+            sub.add_option("--json", o->json, "write the table as JSON");
+            sub.add_option("--rtl-cache", o->rtl_cache,
+                           "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)");
+            add_rtl_option_flags(sub, o->generator, "Generator options");
+            return [&ctx, o]() { return run_bench(ctx, *o); };
+          }};
+}
+
+}  // namespace tpugen::cli

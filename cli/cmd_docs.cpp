@@ -1,0 +1,55 @@
+// tpugen docs: write docs/isa.md from the spec, or check it for drift.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cli/cli.h"
+#include "docs/axi_docs.h"
+#include "docs/isa_docs.h"
+#include "docs/markdown.h"
+
+namespace tpugen::cli {
+
+Command docs_command() {
+  return {"docs", "Write the generated documents from the specs: the ISA tables (docs/isa.md) and the AXI top's\n"
+                  "register map (docs/axi_top.md); --check fails if either has drifted.\n"
+                  "Example: tpugen docs --check",
+          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            auto out = std::make_shared<std::string>();
+            auto check = std::make_shared<bool>(false);
+            auto axi_out = std::make_shared<std::string>();
+            sub.add_option("--out", *out, "the ISA document (default: docs/isa.md beside the spec's directory)");
+            sub.add_option("--axi-out", *axi_out, "the AXI top's document (default: docs/axi_top.md)");
+            sub.add_flag("--check", *check, "compare instead of writing; non-zero exit on drift");
+            return [&ctx, out, check, axi_out]() {
+              const std::filesystem::path docs = std::filesystem::path(ctx.spec.path).parent_path().parent_path() / "docs";
+              const std::string axi_spec = axi_top_spec_path(ctx.spec.path);
+              const std::pair<std::string, std::string> documents[] = {
+                  {out->empty() ? (docs / "isa.md").string() : *out, render_isa_markdown(ctx.spec)},
+                  {axi_out->empty() ? (docs / "axi_top.md").string() : *axi_out,
+                   render_axi_markdown(load_axi_top_spec(axi_spec))}};
+              int status = kOk;
+              for (const auto& [path, text] : documents) {
+                if (*check) {
+                  const std::string drift = text_drift(text, path);
+                  if (!drift.empty()) {
+                    fmt::print(stderr, "tpugen: {}\ntpugen: {} is not up to date; regenerate it with: tpugen docs\n",
+                               drift, path);
+                    status = kFail;
+                  } else {
+                    fmt::print("{} is up to date with the specs\n", path);
+                  }
+                  continue;
+                }
+                std::ofstream f(path, std::ios::binary);
+                f << text;
+                if (!f) throw Error("cli.io", fmt::format("cannot write '{}'", path), SourceLoc{path});
+                fmt::print("wrote {}\n", path);
+              }
+              return status;
+            };
+          }};
+}
+
+}  // namespace tpugen::cli

@@ -1,0 +1,142 @@
+// tpugen synth: the configuration's RTL (or a user's RTL directory) through
+// Yosys for one target, with the structural gates and the synthesis handoff.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "hdl/generate.h"
+#include "spec/file_io.h"
+#include "synth/synth_flow.h"
+
+namespace tpugen::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct SynthOpts {
+  std::string out, target = "generic", rtl_dir, top, units = "auto";
+  hdl::RtlOptions rtl;
+  synth::FlowOptions flow;
+};
+
+bool parameters_legal(const Context& ctx) {
+  const auto violations = check_params(ctx.spec, ctx.params());
+  for (const auto& v : violations) fmt::print(stderr, "tpugen: error [{}]: {}\n", v.rule, v.message);
+  return violations.empty();
+}
+
+/// Copy a user's RTL directory (its files.f and the sources it lists) into
+/// out/rtl, so the output directory stands alone.
+void copy_user_rtl(const fs::path& from, const fs::path& to) {
+  const fs::path list = from / "files.f";
+  const std::string text = read_file(list, "synth.io");
+  std::string filelist, line;
+  std::stringstream in(text);
+  while (std::getline(in, line)) {
+    const auto b = line.find_first_not_of(" \t\r");
+    if (b == std::string::npos || line[b] == '#' || line.compare(b, 2, "//") == 0) continue;
+    const fs::path src = from / line.substr(b, line.find_last_not_of(" \t\r") + 1 - b);
+    const fs::path dst = to / src.filename();
+    if (fs::exists(dst))
+      throw Error("synth.io", fmt::format("'{}': two sources named {}", list.string(), src.filename().string()),
+                  SourceLoc{list.string()});
+    write_file(dst, read_file(src, "synth.io"), "synth.io");
+    filelist += src.filename().string() + "\n";
+  }
+  write_file(to / "files.f", filelist, "synth.io");
+}
+
+int run_synth(const Context& ctx, SynthOpts& o) {
+  synth::FlowOptions& f = o.flow;
+  f.target = synth::parse_target(o.target);
+  f.unit_pnr = synth::parse_unit_pnr(o.units);
+  f.out_dir = o.out;
+  f.rtl_dir = fs::path(o.out) / "rtl";
+  f.templates_dir = TPUGEN_FPGA_TEMPLATES;
+  f.version = TPUGEN_VERSION;
+  std::error_code ec;
+  fs::remove_all(f.rtl_dir, ec);
+  fs::create_directories(f.rtl_dir, ec);
+  if (ec) throw Error("synth.io", fmt::format("cannot create '{}': {}", f.rtl_dir.string(), ec.message()));
+  if (o.rtl_dir.empty()) {
+    if (!parameters_legal(ctx)) return kFail;
+    const Isa isa = ctx.isa();
+    const hdl::RtlContext rctx(isa, o.rtl);
+    hdl::generate(rctx, f.rtl_dir.string());
+    f.top = std::string(hdl::top_module(rctx.options().top));
+    for (const auto& [name, v] : isa.params().build_parameters()) f.parameters.emplace_back(name, std::to_string(v));
+    const hdl::RtlOptions& ro = rctx.options();
+    f.parameters.emplace_back("top", std::string(hdl::top_kind_name(ro.top)));
+    f.parameters.emplace_back("ImemBeat", std::to_string(ro.imem_beat_words));
+    f.parameters.emplace_back("CBeat", std::to_string(ro.c_beat_words));
+    f.parameters.emplace_back("Watchdog", std::to_string(ro.watchdog_cycles));
+    f.config_name = fmt::format("t{}_m{}", isa.param("T"), isa.param("MAXDIM"));
+    f.spec_name = fs::path(ctx.spec.path).filename().string();
+    f.spec_sha256 = ctx.spec.sha256;
+  } else {
+    copy_user_rtl(o.rtl_dir, f.rtl_dir);
+    f.top = o.top.empty() ? std::string(hdl::top_module(o.rtl.top)) : o.top;
+    f.config_name = "user";
+  }
+  if (!o.top.empty()) f.top = o.top;
+
+  fmt::print("tpugen synth: target {}, top {}: running yosys (log: {})\n", o.target, f.top,
+             (fs::path(o.out) / "yosys.log").string());
+  std::fflush(stdout);
+  const synth::FlowResult r = synth::run_flow(f);
+  fmt::print("{}", synth::report_text(f, r));
+  if (!r.ok) {
+    fmt::print(stderr, "tpugen: error [{}]: {}\n", r.failed_rule, r.failed_message);
+    return kFail;
+  }
+  return kOk;
+}
+
+}  // namespace
+
+Command synth_command() {
+  return {"synth",
+          "Synthesize the configuration's core with Yosys for a target (generic, xilinx, ice40), with the gates\n"
+          "(no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM),\n"
+          "resource and depth estimates (Fmax by nextpnr-ice40 for ice40), and the handoff files: RTL, files.f,\n"
+          "netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports. Example:\n"
+          "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4",
+          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            add_param_flags(sub, ctx);
+            auto o = std::make_shared<SynthOpts>();
+            sub.add_option("--out", o->out, "the output directory (created if needed)")->required();
+            sub.add_option("--target", o->target, "generic (Yosys synth), xilinx (synth_xilinx) or ice40 "
+                                                  "(synth_ice40 + nextpnr-ice40)")
+                ->check(CLI::IsMember({"generic", "xilinx", "ice40"}))
+                ->capture_default_str();
+            sub.add_option("--clock-mhz", o->flow.clock_mhz, "the clock the SDC/XDC and nextpnr aim at")
+                ->capture_default_str()
+                ->check(CLI::Range(1.0, 2000.0));
+            sub.add_option("--family", o->flow.xilinx_family,
+                           "xilinx: synth_xilinx -family (xcup: UltraScale+, like the original's xcu280; xc7, xcu)")
+                ->capture_default_str();
+            sub.add_option("--part", o->flow.xilinx_part, "the part the Vivado script and the .core name")
+                ->capture_default_str();
+            sub.add_option("--device", o->flow.ice40_device, "ice40: nextpnr-ice40 device (hx8k, up5k, ...)")
+                ->capture_default_str();
+            sub.add_option("--package", o->flow.ice40_package, "ice40: the device's package (ct256, sg48, ...)")
+                ->capture_default_str();
+            sub.add_option("--units", o->units,
+                           "ice40: place and route each unit of the hierarchy on its own, for a core Fmax estimate: "
+                           "auto (when the whole top does not fit), always, never")
+                ->check(CLI::IsMember({"auto", "always", "never"}))
+                ->capture_default_str();
+            sub.add_option("--seed", o->flow.seed, "ice40: nextpnr's placer seed")->capture_default_str();
+            sub.add_option("--rtl", o->rtl_dir,
+                           "synthesize this RTL directory (files.f and its sources) instead of generating it")
+                ->check(CLI::ExistingDirectory);
+            sub.add_option("--top-module", o->top, "the top module of --rtl (default: the generated top's name)");
+            add_rtl_option_flags(sub, o->rtl, "Generator options");
+            return [&ctx, o]() { return run_synth(ctx, *o); };
+          }};
+}
+
+}  // namespace tpugen::cli

@@ -1,0 +1,107 @@
+#include "hdl/generate.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "hdl/emitters.h"
+#include "hdl/injected_bugs.h"
+#include "spec/file_io.h"
+
+namespace tpugen::hdl {
+
+const std::vector<Emitter>& emitters() {
+  static const std::vector<Emitter> table = {
+      {"tpu_pkg", "ISA constants and the dispatched instruction type, from the spec", emit_tpu_pkg},
+      {"tpu_pe", "one processing element of the weight-stationary array", emit_tpu_pe},
+      {"tpu_array", "the T x T weight-stationary systolic array", emit_tpu_array},
+      {"tpu_sequencer", "imem fetch, header, loop stack, AGU and dispatch", emit_tpu_sequencer},
+      {"tpu_dma_ld", "dma_ld: operand rows from A and B", emit_tpu_dma_ld},
+      {"tpu_spm", "spm: the scratchpad and its streams", emit_tpu_spm},
+      {"tpu_vru", "vru: the vector registers and the activation stream", emit_tpu_vru},
+      {"tpu_accu", "accu: the accumulator registers and their ALU", emit_tpu_accu},
+      {"tpu_dma_st", "dma_st: result rows to C", emit_tpu_dma_st},
+      {"tpu_top", "the TinyTPU-isa core", emit_tpu_top},
+      {"tpu_axi_ctrl", "the AXI4-Lite control slave (ap_ctrl_hs)", emit_tpu_axi_ctrl, true},
+      {"tpu_axi_top", "the core behind AXI4 (an RTL kernel)", emit_tpu_axi_top, true},
+  };
+  return table;
+}
+
+std::vector<std::string> primitive_files(TopKind top) {
+  std::vector<std::string> out;
+  auto add = [&out](const std::filesystem::path& dir) {
+    std::vector<std::string> here;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      if (e.path().extension() == ".sv") here.push_back(e.path().string());
+    std::sort(here.begin(), here.end());
+    out.insert(out.end(), here.begin(), here.end());
+  };
+  add(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / "prim");
+  if (top == TopKind::Axi) add(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / "axi");
+  return out;
+}
+
+namespace {
+constexpr std::string_view kIo = "gen.io";
+}  // namespace
+
+std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_dir) {
+  const std::filesystem::path dir(out_dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw Error("gen.io", fmt::format("cannot create '{}': {}", out_dir, ec.message()), SourceLoc{out_dir});
+  std::vector<std::string> written, order;
+  // The package first, then the primitives, then the modules (top last).
+  const auto& table = emitters();
+  auto emit_one = [&](const Emitter& e) {
+    const std::string name = std::string(e.module) + ".sv";
+    write_file(dir / name, e.emit(ctx), kIo);
+    written.push_back((dir / name).string());
+    order.push_back(name);
+  };
+  emit_one(table.front());
+  for (const auto& p : primitive_files(ctx.options().top)) {
+    const std::string name = std::filesystem::path(p).filename().string();
+    std::string text = read_file(p, kIo);
+    if (!ctx.options().inject_bug.empty())
+      inject_primitive_defect(text, std::filesystem::path(p).stem().string(), ctx.options().inject_bug);
+    write_file(dir / name, text, kIo);
+    written.push_back((dir / name).string());
+    order.push_back(name);
+  }
+  for (std::size_t i = 1; i < table.size(); ++i)
+    if (!table[i].axi_only || ctx.options().top == TopKind::Axi) emit_one(table[i]);
+
+  std::string filelist;
+  for (const auto& n : order) filelist += n + "\n";
+  write_file(dir / "files.f", filelist, kIo);
+  written.push_back((dir / "files.f").string());
+
+  std::string json = fmt::format("{{\n  \"top\": \"{}\",\n", top_module(ctx.options().top));
+  json += fmt::format("  \"spec\": \"{}\",\n  \"spec_sha256\": \"{}\",\n  \"generator\": \"tpugen {}\",\n",
+                      std::filesystem::path(ctx.spec().path).filename().string(), ctx.spec().sha256, TPUGEN_VERSION);
+  json += "  \"parameters\": {";
+  bool first = true;
+  for (const auto& [name, v] : ctx.isa().params().build_parameters()) {
+    json += fmt::format("{}\n    \"{}\": {}", first ? "" : ",", name, v);
+    first = false;
+  }
+  json += "\n  },\n  \"derived\": {";
+  first = true;
+  for (const auto& c : ctx.spec().derived_constants) {
+    json += fmt::format("{}\n    \"{}\": {}", first ? "" : ",", c.name, ctx.param(c.name));
+    first = false;
+  }
+  json += fmt::format(
+      "\n  }},\n  \"options\": {{\n    \"imem_beat_words\": {},\n    \"c_beat_words\": {},\n"
+      "    \"watchdog_cycles\": {},\n    \"inject_bug\": \"{}\"\n  }}\n}}\n",
+      ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
+      ctx.options().inject_bug);
+  write_file(dir / "params.json", json, kIo);
+  written.push_back((dir / "params.json").string());
+  return written;
+}
+
+}  // namespace tpugen::hdl

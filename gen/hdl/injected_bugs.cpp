@@ -1,0 +1,65 @@
+#include "hdl/injected_bugs.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <string>
+
+#include "spec/diag.h"
+
+namespace tpugen::hdl {
+
+namespace {
+constexpr std::array<InjectedBug, 7> kBugs = {{
+    {"pe_product_width", "tpu_pe",
+     "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
+     "(needs both corner operands in one lane product)"},
+    {"sat_bound_off_by_one", "tpu_accu",
+     "to_operand saturates above OPERAND_MAX + 1 instead of above OPERAND_MAX: a result of exactly "
+     "OPERAND_MAX + 1 leaves as OPERAND_MIN (needs a result that lands on the bound)"},
+    {"agu_level2_term", "tpu_sequencer",
+     "the last AGU term is ignored when it names loop level 2 (needs every term in use and a nest three deep)"},
+    {"accu_raw_interlock", "tpu_accu",
+     "issue slot b may read an accumulator row in the cycle the ALU stage writes it (needs a read that "
+     "follows its write as closely as the contract allows, in a paired instruction)"},
+    {"axi_4k_boundary", "tpu_axi_burst",
+     "a burst may run past a 4 KB page (needs consecutive requests across a page boundary)",
+     "&& (open_next_q[PageW-1:0] != '0);", ";  // INJECTED DEFECT: no page check"},
+    {"axi_valid_drop", "tpu_axi_burst",
+     "ARVALID and AWVALID fall after one cycle whether or not READY came (needs a stalled address)",
+     "    end else if (ax_ready_i) begin\n      ax_valid_q <= 1'b0;",
+     "    end else begin  // INJECTED DEFECT: drops VALID without READY\n      ax_valid_q <= 1'b0;"},
+    {"axi_wlast_early", "tpu_axi_wr", "WLAST on every beat (needs a write burst of two beats or more)",
+     "assign w_last_o  = (wbeat_q == wlen);", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
+}};
+}  // namespace
+
+std::span<const InjectedBug> injected_bugs() { return kBugs; }
+
+const InjectedBug& injected_bug(std::string_view name) {
+  std::string known;
+  for (const auto& b : kBugs) {
+    if (b.name == name) return b;
+    known += (known.empty() ? "" : ", ") + std::string(b.name);
+  }
+  throw Error("rtl.inject", fmt::format("no injected defect '{}' (known: {})", name, known));
+}
+
+void inject_primitive_defect(std::string& text, std::string_view module, std::string_view bug) {
+  const InjectedBug& b = injected_bug(bug);
+  if (b.module != module || b.correct.empty()) return;
+  inject_defect(text, bug, b.correct, b.defective);
+  text = fmt::format("// WARNING: built with the deliberate defect '{}' (tpugen --inject-bug): {}.\n", bug,
+                     b.description) +
+         text;
+}
+
+void inject_defect(std::string& text, std::string_view bug, std::string_view correct, std::string_view defective) {
+  const auto at = text.find(correct);
+  if (at == std::string::npos || text.find(correct, at + 1) != std::string::npos)
+    throw Error("rtl.inject", fmt::format("{}: the line it changes is not in the emitted text exactly once: {}", bug,
+                                          correct));
+  text.replace(at, correct.size(), defective);
+}
+
+}  // namespace tpugen::hdl

@@ -1,0 +1,38 @@
+// ensure_simulator: the generated core of one configuration, verilated with
+// the harness, through the build cache (rtl_engine.cpp). Kept apart from the
+// rest of the engine because it is the one piece that calls the generator.
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "hdl/generate.h"
+#include "sim/rtl_engine.h"
+
+namespace tpugen::sim {
+
+std::filesystem::path ensure_simulator(const hdl::RtlContext& ctx, const std::filesystem::path& build_root,
+                                       const BuildProgress& progress, bool coverage) {
+  SimBuildSpec spec;
+  spec.populate = [&ctx](const std::filesystem::path& dir) {
+    hdl::generate(ctx, dir.string());
+    std::ofstream f(dir / "sim_config.h", std::ios::binary);
+    f << sim_config_header(ctx);
+    if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", (dir / "sim_config.h").string()));
+  };
+  spec.key_text = fmt::format("tpugen {}\nspec sha256 {}\n", TPUGEN_VERSION, ctx.spec().sha256);
+  for (const auto& [name, v] : ctx.isa().params().build_parameters()) spec.key_text += fmt::format("param {}={}\n", name, v);
+  spec.key_text += fmt::format("option top={} imem_beat_words={} c_beat_words={} watchdog_cycles={} inject_bug={}\n",
+                               hdl::top_kind_name(ctx.options().top), ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
+                               ctx.options().inject_bug);
+  spec.top = std::string(hdl::top_module(ctx.options().top));
+  spec.description = fmt::format("{}T={} MAXDIM={}", ctx.options().top == hdl::TopKind::Axi ? "AXI top, " : "",
+                                 ctx.param("T"), ctx.param("MAXDIM"));
+  if (coverage) {
+    spec.key_text += "coverage\n";
+    spec.extra_flags.emplace_back("--coverage");
+    spec.description += " with coverage";
+  }
+  return cached_sim_build(build_root, spec, progress);
+}
+
+}  // namespace tpugen::sim

@@ -1,0 +1,163 @@
+/// @file sim_common.h
+/// @brief What both harnesses of tpu_sim share (tb/sim/harness/sim_main.cpp): the
+/// options, the outcome of a run, the input files, and access to Verilator's
+/// port types. Compiled by Verilator's build only (it needs verilated.h and
+/// the generated sim_config.h).
+#pragma once
+
+#include <verilated.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "sim/harness/memory_models.h"
+#include "sim_config.h"
+
+namespace tpusim::sim {
+
+struct Options {
+  std::string image, a, b, c, c_out, trace, json, state, coverage;
+  long long maxdim = -1;
+  unsigned latency = 0;
+  double backpressure = 0.0;
+  std::uint64_t seed = 1;
+  std::uint64_t max_cycles = 2000000;
+  unsigned runs = 1;
+};
+
+struct UsageError {
+  std::string message;
+};
+
+// ---------------------------------------------------------------------------
+// Input files
+// ---------------------------------------------------------------------------
+
+/// $readmemh-style hex: whitespace-separated words, // comments, @addr.
+inline std::vector<std::uint64_t> read_hex_image(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) throw UsageError{"cannot read the image '" + path + "'"};
+  std::vector<std::uint64_t> words;
+  std::string line;
+  std::size_t at = 0, lineno = 0;
+  while (std::getline(f, line)) {
+    ++lineno;
+    if (const auto c = line.find("//"); c != std::string::npos) line.erase(c);
+    std::istringstream ss(line);
+    std::string tok;
+    while (ss >> tok) {
+      const bool addr = tok[0] == '@';
+      const std::string digits = addr ? tok.substr(1) : tok;
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(digits.c_str(), &end, 16);
+      if (digits.empty() || *end != '\0' || digits.size() > 16)
+        throw UsageError{path + ":" + std::to_string(lineno) + ": '" + tok + "' is not a 64-bit hex word"};
+      if (addr) {
+        at = static_cast<std::size_t>(v);
+        continue;
+      }
+      if (at >= words.size()) words.resize(at + 1, 0);
+      words[at++] = v;
+    }
+  }
+  if (words.size() > sim_config::kImemSize)
+    throw UsageError{"the image '" + path + "' holds " + std::to_string(words.size()) + " words; IMEM_SIZE is " +
+                     std::to_string(sim_config::kImemSize)};
+  return words;
+}
+
+inline tpusim::Bytes read_matrix(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw UsageError{"cannot read '" + path + "'"};
+  tpusim::Bytes bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (bytes.size() != sim_config::kMatrixBytes)
+    throw UsageError{"'" + path + "' holds " + std::to_string(bytes.size()) + " bytes; a MAXDIM x MAXDIM matrix is " +
+                     std::to_string(sim_config::kMatrixBytes)};
+  return bytes;
+}
+
+// ---------------------------------------------------------------------------
+// Port access: Verilator ports are uint8/16/32/64 up to 64 bits, VlWide past.
+// ---------------------------------------------------------------------------
+template <typename P>
+std::enable_if_t<std::is_integral_v<P>> set_bytes(P& port, const std::uint8_t* bytes, std::size_t n) {
+  std::uint64_t v = 0;
+  for (std::size_t k = 0; k < n && k < sizeof(P); ++k) v |= std::uint64_t{bytes[k]} << (8 * k);
+  port = static_cast<P>(v);
+}
+
+template <std::size_t W>
+void set_bytes(VlWide<W>& port, const std::uint8_t* bytes, std::size_t n) {
+  for (std::size_t w = 0; w < W; ++w) port[w] = 0;
+  for (std::size_t k = 0; k < n && k < 4 * W; ++k) port[k / 4] |= static_cast<EData>(bytes[k]) << (8 * (k % 4));
+}
+
+template <typename P>
+std::enable_if_t<std::is_integral_v<P>, std::uint64_t> get_bits(const P& port, unsigned lsb, unsigned width) {
+  const std::uint64_t v = static_cast<std::uint64_t>(port);
+  const std::uint64_t shifted = lsb >= 64 ? 0 : v >> lsb;
+  return width >= 64 ? shifted : shifted & ((std::uint64_t{1} << width) - 1);
+}
+
+template <std::size_t W>
+std::uint64_t get_bits(const VlWide<W>& port, unsigned lsb, unsigned width) {
+  std::uint64_t v = 0;
+  for (unsigned b = 0; b < width && b < 64; ++b) {
+    const unsigned bit = lsb + b;
+    if (bit / 32 < W && ((port[bit / 32] >> (bit % 32)) & 1U)) v |= std::uint64_t{1} << b;
+  }
+  return v;
+}
+
+template <typename P>
+tpusim::Bytes get_bytes(const P& port, std::size_t n) {
+  tpusim::Bytes out(n);
+  for (std::size_t k = 0; k < n; ++k) out[k] = static_cast<std::uint8_t>(get_bits(port, static_cast<unsigned>(8 * k), 8));
+  return out;
+}
+
+inline tpusim::Bytes beat_bytes(const tpusim::ImemBeat& beat) {
+  tpusim::Bytes out;
+  for (const std::uint64_t w : beat)
+    for (unsigned k = 0; k < 8; ++k) out.push_back(static_cast<std::uint8_t>(w >> (8 * k)));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// A run's outcome
+// ---------------------------------------------------------------------------
+struct Counter {
+  std::string name, unit;
+  std::uint64_t done = 0, count = 0;
+};
+
+struct Outcome {
+  std::string status = "timeout";  // done | fault | timeout | protocol_error
+  std::uint64_t cycles = 0;
+  std::uint64_t dut_cycles = 0;
+  unsigned runs_done = 0;           // runs that reached done_o
+  std::uint64_t total_cycles = 0;   // every run's cycles (the simulation speed's numerator)
+  std::vector<std::uint64_t> run_cycles;  // cycles of each run, in order
+  unsigned fault = 0, fault_pc = 0, fault_unit = 0;
+  std::vector<Counter> counters;
+  double seconds = 0.0;
+};
+
+/// Bytes a memory drives on a data bus while its valid is low: noise from
+/// `rng`, so a core that uses data without valid shows it.
+inline const tpusim::Bytes& noise(std::mt19937_64& rng, tpusim::Bytes& buf, std::size_t n) {
+  buf.resize(n);
+  for (std::size_t k = 0; k < n; k += 8) {
+    const std::uint64_t r = rng();
+    for (std::size_t b = k; b < n && b < k + 8; ++b) buf[b] = static_cast<std::uint8_t>(r >> (8 * (b - k)));
+  }
+  return buf;
+}
+
+}  // namespace tpusim::sim

@@ -1,0 +1,496 @@
+// The RTL engine: the harness configuration, the cached Verilator build and
+// the simulator runs. ensure_simulator (which calls the generator) lives in
+// ensure_simulator.cpp, so code that only builds or runs a simulator does
+// not pull in every emitter.
+#include "sim/rtl_engine.h"
+
+#include <fmt/format.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "isa/check.h"
+#include "isa/image.h"
+#include "hdl/emitters.h"
+#include "spec/file_io.h"
+#include "spec/hash.h"
+
+namespace tpugen::sim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+
+std::string read_text(const fs::path& p) { return read_file(p, "rtl.io"); }
+void write_text(const fs::path& p, const std::string& text) { write_file(p, text, "rtl.io"); }
+
+template <typename Byte>
+void write_bytes(const fs::path& p, const std::vector<Byte>& bytes) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", p.string()), SourceLoc{p.string()});
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+/// Run a shell command; its exit status (128 + signal when killed). Not
+/// std::system: that ignores SIGINT in the whole calling process while the
+/// command runs, so a campaign running simulators back to back on several
+/// threads would never see Ctrl-C.
+int run_shell(const std::string& cmd) {
+  const char* argv[] = {"/bin/sh", "-c", cmd.c_str(), nullptr};
+  pid_t pid = 0;
+  if (::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return -1;
+  int rc = 0;
+  while (::waitpid(pid, &rc, 0) == -1)
+    if (errno != EINTR) return -1;
+  if (WIFEXITED(rc)) return WEXITSTATUS(rc);
+  return WIFSIGNALED(rc) ? 128 + WTERMSIG(rc) : rc;
+}
+
+std::string command_output(const std::string& cmd) {
+  std::string out;
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[256];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    ::pclose(p);
+  }
+  return out;
+}
+
+fs::path make_temp_dir(const fs::path& parent, const std::string& stem) {
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) throw Error("rtl.io", fmt::format("cannot create '{}': {}", parent.string(), ec.message()));
+  std::string templ = (parent / (stem + "XXXXXX")).string();
+  if (!::mkdtemp(templ.data()))
+    throw Error("rtl.io", fmt::format("cannot create a temporary directory in '{}'", parent.string()));
+  return templ;
+}
+
+std::string tail_lines(const std::string& text, std::size_t n) {
+  std::size_t pos = text.size();
+  for (std::size_t i = 0; i <= n; ++i) {
+    if (pos == 0) return text;  // fewer lines than asked (or none at all)
+    const auto nl = text.rfind('\n', pos - 1);
+    if (nl == std::string::npos) return text;
+    pos = nl;
+  }
+  return text.substr(pos + 1);
+}
+
+/// "file <path> <sha256>" for every regular file below a directory, by path.
+std::string contents_digest(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file()) names.push_back(fs::relative(e.path(), dir).generic_string());
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (const auto& n : names) out += fmt::format("file {} {}\n", n, sha256_hex(read_text(dir / n)));
+  return out;
+}
+
+/// An exclusive advisory lock on a file, held for the object's life: builders
+/// of one key take turns, so the second finds the first's build instead of
+/// repeating it. (Correctness does not depend on it: builds are renamed into
+/// place.)
+class KeyLock {
+ public:
+  KeyLock(const fs::path& path, const BuildProgress& progress) : fd_(::open(path.c_str(), O_RDWR | O_CREAT, 0644)) {
+    if (fd_ < 0) return;
+    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return;
+    if (progress) progress("waiting for another build of the same configuration");
+    ::flock(fd_, LOCK_EX);
+  }
+  ~KeyLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  KeyLock(const KeyLock&) = delete;
+  KeyLock& operator=(const KeyLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+/// Move a finished build into place. Another process may have finished the
+/// same key first: then its build is used and ours dropped.
+void publish(const fs::path& tmp, const fs::path& final_dir) {
+  std::error_code ec;
+  fs::rename(tmp, final_dir, ec);
+  if (!ec) return;
+  if (fs::exists(final_dir / "stamp")) {
+    fs::remove_all(tmp, ec);
+    return;
+  }
+  // A stale directory without a stamp (an interrupted manual copy): set it
+  // aside and retry once.
+  const fs::path stale = final_dir.string() + fmt::format(".stale-{}", ::getpid());
+  fs::rename(final_dir, stale, ec);
+  fs::remove_all(stale, ec);
+  fs::rename(tmp, final_dir, ec);
+  if (ec && !fs::exists(final_dir / "stamp"))
+    throw Error("rtl.io", fmt::format("cannot move the build into '{}': {}", final_dir.string(), ec.message()));
+  fs::remove_all(tmp, ec);
+}
+
+std::string params_text(const hdl::RtlContext& ctx) {
+  std::string s;
+  for (const auto& [name, v] : ctx.isa().params().build_parameters()) s += fmt::format("{}{}={}", s.empty() ? "" : " ", name, v);
+  return s;
+}
+
+/// The AXI top's facts for its harness: the bus, the streams' IDs, the
+/// control registers' fields by name, and accessors of the ports whose
+/// names carry the bundles' names (m_axi_<bundle>_*, s_axi_<bundle>_*).
+std::string axi_sim_config(const hdl::RtlContext& ctx) {
+  const AxiTopSpec& a = ctx.axi();
+  std::string o = fmt::format(
+      "// The AXI top (from {}, sha256 {}).\ninline constexpr unsigned kAxiDataBytes = {};\n"
+      "inline constexpr unsigned kAxiAddrBits = {};\ninline constexpr unsigned kAxiIdBits = {};\n"
+      "inline constexpr unsigned kAxiMaxBurst = {};\n",
+      fs::path(a.path).filename().string(), a.sha256, ctx.axi_data_bytes(), a.master.addr_bits, a.master.id_bits,
+      a.master.max_burst_beats);
+  o += "/// A control register field: its register's byte offset, its bits.\n"
+       "struct Field {\n  unsigned offset;\n  unsigned lsb;\n  unsigned width;\n};\nnamespace reg {\n";
+  for (const auto& r : a.control.registers)
+    for (const auto& f : r.fields)
+      o += fmt::format("inline constexpr Field {} = {{{:#x}, {}, {}}};  // {}.{}\n", f.name, r.offset, f.lsb, f.width,
+                       r.name, access_name(f.access));
+  o += "}  // namespace reg\n\n/// The AXI ports by channel signal.\nstruct MasterPins {\n";
+  const std::string mp = "m_axi_" + a.master.bundle + "_", sp = "s_axi_" + a.control.bundle + "_";
+  for (const char* sig : {"AWVALID", "AWREADY", "AWADDR", "AWID", "AWLEN", "AWSIZE", "AWBURST", "AWLOCK", "AWCACHE",
+                          "AWPROT", "WVALID", "WREADY", "WDATA", "WSTRB", "WLAST", "BVALID", "BREADY", "BRESP", "BID",
+                          "ARVALID", "ARREADY", "ARADDR", "ARID", "ARLEN", "ARSIZE", "ARBURST", "ARLOCK", "ARCACHE",
+                          "ARPROT", "RVALID", "RREADY", "RDATA", "RRESP", "RLAST", "RID"})
+    o += fmt::format("  static auto& {0}(Dut& d) {{ return d.{1}{0}; }}\n", sig, mp);
+  // Verilator escapes a port named after a C++ word: `interrupt` is __SYM__interrupt.
+  o += "  static auto& interrupt(Dut& d) { return d.__SYM__interrupt; }\n";
+  o += "};\nstruct ControlPins {\n";
+  for (const char* sig : {"AWVALID", "AWREADY", "AWADDR", "WVALID", "WREADY", "WDATA", "WSTRB", "BVALID", "BREADY",
+                          "BRESP", "ARVALID", "ARREADY", "ARADDR", "RVALID", "RREADY", "RDATA", "RRESP"})
+    o += fmt::format("  static auto& {0}(Dut& d) {{ return d.{1}{0}; }}\n", sig, sp);
+  o += "};\n\n";
+  return o;
+}
+
+}  // namespace
+
+std::vector<std::string> fault_names(const hdl::RtlContext& ctx) {
+  // The fault codes are the package's; read them back from its text.
+  const std::string pkg = emit_tpu_pkg(ctx);
+  const std::regex fault_re(R"(localparam logic \[\d+:0\] FAULT_([A-Z0-9_]+) = \d+'d(\d+);)");
+  std::vector<std::string> faults;
+  for (auto it = std::sregex_iterator(pkg.begin(), pkg.end(), fault_re); it != std::sregex_iterator(); ++it) {
+    const auto code = static_cast<std::size_t>(std::stoul((*it)[2].str()));
+    if (faults.size() <= code) faults.resize(code + 1, "?");
+    faults[code] = (*it)[1].str();
+  }
+  if (faults.empty()) throw Error("rtl.sim_config", "the generated tpu_pkg defines no FAULT_* codes");
+  return faults;
+}
+
+std::string sim_config_header(const hdl::RtlContext& ctx) {
+  const Spec& spec = ctx.spec();
+  const std::int64_t vw = ctx.param("VW"), maxdim = ctx.param("MAXDIM"), dma_words = ctx.param("DMA_WORDS");
+  std::string o = fmt::format(
+      "// sim_config.h: the configuration facts the Verilator harness (sim_main.cpp)\n"
+      "// needs, derived by tpugen {} from {} (sha256 {}).\n"
+      "// Parameters: {}. Do not edit.\n"
+      "#pragma once\n\n#include \"V{}.h\"\n\n"
+      "// Which harness sim_main.cpp compiles (the AXI top's needs the AXI facts below).\n"
+      "#define TPUSIM_AXI_TOP {}\n\nnamespace sim_config {{\n\n",
+      TPUGEN_VERSION, fs::path(spec.path).filename().string(), spec.sha256, params_text(ctx),
+      hdl::top_module(ctx.options().top), ctx.options().top == hdl::TopKind::Axi ? 1 : 0);
+  const bool axi = ctx.options().top == hdl::TopKind::Axi;
+  o += fmt::format("/// The top this simulator drives.\nusing Dut = V{0};\ninline constexpr const char* kTopModule = \"{0}\";\n\n",
+                   hdl::top_module(ctx.options().top));
+  if (axi) o += axi_sim_config(ctx);
+  o += "/// A progress counter of progress_o and the header slice holding its count.\n"
+       "struct Counter {\n  const char* name;\n  const char* unit;\n  unsigned hdr_word;\n  unsigned hdr_lsb;\n"
+       "  unsigned hdr_width;\n};\n\n";
+  o += fmt::format("inline constexpr unsigned kMaxdim = {};\n", maxdim);
+  o += fmt::format("inline constexpr unsigned kMatrixBytes = {};  // MAXDIM * MAXDIM\n", maxdim * maxdim);
+  o += fmt::format("inline constexpr unsigned kWriteBeatBytes = {};  // CBeat * VW / 8: one C write beat\n",
+                   ctx.options().c_beat_words * vw / 8);
+  o += fmt::format("inline constexpr unsigned kReadBeatBytes = {};  // DMA_WORDS * VW / 8\n", dma_words * vw / 8);
+  o += fmt::format("inline constexpr unsigned kImemBeat = {};  // 64-bit words per imem beat\n",
+                   ctx.options().imem_beat_words);
+  o += fmt::format("inline constexpr unsigned kImemSize = {};\n", ctx.param("IMEM_SIZE"));
+  o += fmt::format("inline constexpr unsigned kCountW = {};  // progress_o bits per counter\n", ctx.count_width());
+
+  o += "\n// tpu_pkg::PROGRESS_* order: the header entries that count a unit's work.\n"
+       "inline constexpr Counter kCounters[] = {\n";
+  for (const auto& h : spec.header) {
+    if (h.count.kind != HeaderCount::UnitSteps && h.count.kind != HeaderCount::PortItems) continue;
+    const std::string unit = h.count.kind == HeaderCount::PortItems ? h.count.unit + "." + h.count.port : h.count.unit;
+    o += fmt::format("    {{\"{}\", \"{}\", {}, {}, {}}},\n", h.name, unit, h.word, h.lsb, h.width);
+  }
+  o += "};\n\n";
+  // The on-chip memories the model tracks: each is a tpu_ram_1r1w named
+  // u_<memory> inside its owner unit u_<owner> (docs/microarch.md).
+  o += "/// An on-chip memory and the hierarchical name of its storage.\n"
+       "struct Memory {\n  const char* name;\n  const char* path;\n  unsigned depth;\n  unsigned row_bits;\n};\n"
+       "inline constexpr Memory kMemories[] = {\n";
+  for (const auto& m : spec.memories) {
+    if (m.dram || !m.host.empty()) continue;
+    o += fmt::format("    {{\"{}\", \"TOP.{}.u_{}.u_{}.mem_q\", {}, {}}},\n", m.name,
+                     axi ? "tpu_axi_top.u_core" : "tpu_top", m.owner, m.name,
+                     m.depth.eval(ctx.isa().params().scope()), m.row_bits.eval(ctx.isa().params().scope()));
+  }
+  o += "};\n\n// fault_unit_o: tpu_pkg::UNIT_*.\ninline constexpr const char* kUnitNames[] = {";
+  for (std::size_t u = 0; u < spec.units.size(); ++u) o += fmt::format("{}\"{}\"", u ? ", " : "", spec.units[u].name);
+  o += "};\n\n// fault_o: tpu_pkg::FAULT_*, read from the generated package.\n"
+       "inline constexpr const char* kFaultNames[] = {";
+  const std::vector<std::string> faults = fault_names(ctx);
+  for (std::size_t f = 0; f < faults.size(); ++f) o += fmt::format("{}\"{}\"", f ? ", " : "", faults[f]);
+  o += "};\n\n";
+  o += fmt::format("inline constexpr const char* kParams = \"{} ImemBeat={} CBeat={} Watchdog={}\";\n",
+                   params_text(ctx), ctx.options().imem_beat_words, ctx.options().c_beat_words,
+                   ctx.options().watchdog_cycles);
+  o += "\n}  // namespace sim_config\n";
+  return o;
+}
+
+std::vector<fs::path> harness_sources() {
+  return {"sim/harness/sim_main.cpp", "sim/harness/sim_common.h", "sim/harness/sim_top.h",
+          "sim/harness/memory_models.h", "sim/core/core_harness.h", "sim/axi/axi_harness.h",
+          "sim/axi/axi_types.h", "sim/axi/axi_memory.h", "sim/axi/axi_checker.h", "sim/axi/axi_lite.h"};
+}
+
+std::vector<std::string> verilator_model_args() {
+  // Every register and memory starts random (+verilator+rand+reset+2 at run
+  // time, or VerilatedContext::randReset(2)), never silently zero. The same
+  // flags as verilator_args below (a unit test holds the two together).
+  return {"--x-assign", "unique", "--x-initial", "unique", "-O2"};
+}
+
+std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra,
+                                       const std::string& top) {
+  std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2", "--x-assign", "unique", "--x-initial",
+                                   "unique", "--trace-fst", "--vpi", "-O2", "--top-module", top, "-f", "files.f",
+                                   "sim/harness/sim_main.cpp", "-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS",
+                                   "-I" + dir.string()};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, const BuildProgress& progress) {
+  const fs::path root = build_root / "rtl";
+  const fs::path tmp = make_temp_dir(root, ".tmp-");
+  try {
+    spec.populate(tmp);
+    for (const auto& src : harness_sources()) {
+      fs::create_directories((tmp / src).parent_path());
+      if (!fs::exists(tmp / src)) fs::copy_file(fs::path(TPUGEN_TB_DIR) / src, tmp / src);
+    }
+
+    // The key: the caller's identity text, the Verilator version and command
+    // line, and every file the build compiles.
+    std::string args_text;
+    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top)) args_text += " " + a;
+    const std::string key_text = spec.key_text + "verilator " + command_output("verilator --version 2>&1") +
+                                 "args" + args_text + "\n" + contents_digest(tmp);
+    const std::string key = sha256_hex(key_text).substr(0, 20);
+    const fs::path final_dir = root / key;
+    if (fs::exists(final_dir / "stamp")) {
+      fs::remove_all(tmp);
+      return final_dir / "tpu_sim";
+    }
+    const KeyLock lock(root / (".lock-" + key), progress);
+    if (fs::exists(final_dir / "stamp")) {  // built while we waited
+      fs::remove_all(tmp);
+      return final_dir / "tpu_sim";
+    }
+    write_text(tmp / "key.txt", key_text);
+
+    if (progress)
+      progress(fmt::format("building the RTL simulator for {} (once; cached in {})", spec.description,
+                           final_dir.string()));
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string cmd = "cd " + shell_quote(tmp.string()) + " && verilator";
+    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top)) cmd += " " + shell_quote(a);
+    cmd += " > verilate.log 2>&1";
+    if (const int rc = run_shell(cmd); rc != 0)
+      throw Error("rtl.verilator",
+                  fmt::format("verilator failed (exit {}) building {}; the log is {}:\n{}", rc, spec.description,
+                              (tmp / "verilate.log").string(), tail_lines(read_text(tmp / "verilate.log"), 30)));
+    fs::rename(tmp / "obj_dir" / "tpu_sim", tmp / "tpu_sim");
+    fs::remove_all(tmp / "obj_dir");
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    write_text(tmp / "stamp", fmt::format("built in {:.1f} s\n", secs));
+    // mkdtemp made the directory private; the cache entry is for everyone.
+    fs::permissions(tmp, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
+    publish(tmp, final_dir);
+    if (progress) progress(fmt::format("built in {:.0f} s", secs));
+    return final_dir / "tpu_sim";
+  } catch (const Error& e) {
+    // Keep a failed verilation for inspection; drop anything else.
+    std::error_code ec;
+    if (e.rule() != "rtl.verilator") fs::remove_all(tmp, ec);
+    throw;
+  } catch (...) {
+    std::error_code ec;
+    fs::remove_all(tmp, ec);
+    throw;
+  }
+}
+
+fs::path default_build_root() {
+  if (const char* env = std::getenv("TPUGEN_RTL_CACHE"); env && *env) return env;
+  return TPUGEN_DEFAULT_BUILD_ROOT;
+}
+
+namespace {
+
+void read_report(const nlohmann::json& j, RtlRunResult& r) {
+  r.status = j.at("status").get<std::string>();
+  r.cycles = j.at("cycles").get<std::uint64_t>();
+  r.dut_cycles = j.at("dut_cycles").get<std::uint64_t>();
+  r.runs_done = j.at("runs_done").get<unsigned>();
+  r.run_cycles = j.at("run_cycles").get<std::vector<std::uint64_t>>();
+  const auto& f = j.at("fault");
+  r.fault = RtlFault{f.at("code").get<int>(), f.at("name").get<std::string>(), f.at("pc").get<int>(),
+                     f.at("unit").get<int>(), f.at("unit_name").get<std::string>()};
+  for (const auto& p : j.at("progress"))
+    r.progress.push_back(RtlCounter{p.at("name").get<std::string>(), p.at("unit").get<std::string>(),
+                                    p.at("done").get<std::int64_t>(), p.at("count").get<std::int64_t>()});
+  for (const auto& e : j.at("protocol_errors"))
+    r.protocol_errors.push_back(fmt::format("cycle {}, {}: {}", e.at("cycle").get<std::uint64_t>(),
+                                            e.at("port").get<std::string>(), e.at("message").get<std::string>()));
+  r.sim_seconds = j.at("seconds").get<double>();
+  r.cycles_per_second = j.at("cycles_per_second").get<double>();
+}
+}  // namespace
+
+RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, const std::vector<std::int8_t>& a,
+                     const std::vector<std::int8_t>& b, const std::vector<std::int8_t>& c, std::int64_t maxdim,
+                     const RtlRunOptions& options) {
+  const bool keep = !options.work_dir.empty();
+  fs::path dir;
+  if (keep) {
+    dir = options.work_dir;
+    fs::create_directories(dir);
+  } else {
+    dir = make_temp_dir(fs::temp_directory_path(), "tpugen-rtl-");
+  }
+  struct Cleanup {
+    fs::path dir;
+    bool keep;
+    ~Cleanup() {
+      std::error_code ec;
+      if (!keep) fs::remove_all(dir, ec);
+    }
+  } cleanup{dir, keep};
+
+  write_image_hex((dir / "image.hex").string(), image);
+  write_bytes(dir / "a.bin", a);
+  write_bytes(dir / "b.bin", b);
+  write_bytes(dir / "c.bin", c);
+  std::string cmd = shell_quote(sim.string());
+  cmd += " --image " + shell_quote((dir / "image.hex").string());
+  cmd += " --a " + shell_quote((dir / "a.bin").string());
+  cmd += " --b " + shell_quote((dir / "b.bin").string());
+  cmd += " --c " + shell_quote((dir / "c.bin").string());
+  cmd += " --c-out " + shell_quote((dir / "c_out.bin").string());
+  cmd += " --json " + shell_quote((dir / "report.json").string());
+  cmd += " --state " + shell_quote((dir / "state.txt").string());
+  cmd += fmt::format(" --maxdim {} --latency {} --backpressure {} --seed {} --max-cycles {} --runs {}", maxdim,
+                     options.latency, options.backpressure, options.seed, options.max_cycles, options.runs);
+  if (!options.trace.empty()) cmd += " --trace " + shell_quote(fs::absolute(options.trace).string());
+  if (!options.coverage.empty()) cmd += " --coverage " + shell_quote(fs::absolute(options.coverage).string());
+  cmd += " > " + shell_quote((dir / "sim.log").string()) + " 2>&1";
+
+  RtlRunResult r;
+  r.exit_code = run_shell(cmd);
+  if (fs::exists(dir / "sim.log")) r.output = read_text(dir / "sim.log");
+  if (r.exit_code == 128 + SIGINT)
+    throw Error("rtl.interrupted", fmt::format("{} was interrupted (SIGINT)", sim.string()));
+  if (!fs::exists(dir / "report.json"))
+    throw Error("rtl.run", fmt::format("{} exited with status {} and wrote no report:\n{}", sim.string(), r.exit_code,
+                                       tail_lines(r.output, 30)));
+  try {
+    read_report(nlohmann::json::parse(read_text(dir / "report.json")), r);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error("rtl.run", fmt::format("{} wrote a malformed report: {}", sim.string(), e.what()));
+  }
+  if (fs::exists(dir / "c_out.bin")) {
+    const std::string bytes = read_text(dir / "c_out.bin");
+    r.c_full.assign(bytes.begin(), bytes.end());
+  }
+  if (fs::exists(dir / "state.txt")) {
+    std::istringstream in(read_text(dir / "state.txt"));
+    std::string name, hex;
+    std::size_t row = 0;
+    while (in >> name >> row >> hex) {
+      auto& rows = r.state[name];
+      if (rows.size() <= row) rows.resize(row + 1);
+      rows[row] = hex;
+    }
+  }
+  return r;
+}
+
+std::string compare_state(const Isa& isa, const Model& model, const RtlRunResult& rtl, bool allow_none) {
+  const Spec& spec = isa.spec();
+  std::size_t compared = 0;
+  for (const auto& m : spec.memories) {
+    if (m.dram || !m.host.empty()) continue;
+    auto it = rtl.state.find(m.name);
+    if (it == rtl.state.end()) return fmt::format("the RTL run reported no state for {}", m.name);
+    const std::int64_t depth = model.depth(m.name);
+    const int row_bits = static_cast<int>(m.row_bits.eval(isa.params().scope()));
+    for (std::int64_t r = 0; r < depth; ++r) {
+      if (!model.written(m.name, r)) continue;  // unwritten rows hold whatever reset left
+      const auto lanes = model.row(m.name, r);
+      const int lane_bits = row_bits / static_cast<int>(lanes.size());
+      // The row as hex, most significant lane first, as VPI prints it.
+      std::string want;
+      for (auto lane = lanes.rbegin(); lane != lanes.rend(); ++lane) {
+        const std::uint64_t mask = lane_bits >= 64 ? ~0ull : ((1ull << lane_bits) - 1);
+        want += fmt::format("{:0{}x}", static_cast<std::uint64_t>(*lane) & mask, lane_bits / 4);
+      }
+      const std::string& have = static_cast<std::size_t>(r) < it->second.size() ? it->second[static_cast<std::size_t>(r)] : "";
+      if (have != want) return fmt::format("{}[{}]: rtl {}, model {}", m.name, r, have.empty() ? "missing" : have, want);
+      ++compared;
+    }
+  }
+  return compared == 0 && !allow_none ? "no written on-chip row to compare" : "";
+}
+
+
+RtlRunResult run_gemm_rtl(const fs::path& sim, const Isa& isa, const GemmJob& job, const RtlRunOptions& options,
+                          std::vector<std::uint64_t>* image) {
+  const std::int64_t maxdim = isa.param("MAXDIM");
+  const GemmShape& s = job.shape;
+  if (job.a.rows != s.m || job.a.cols != s.k || job.b.rows != s.k || job.b.cols != s.n)
+    throw Error("run.shape", fmt::format("A is {}x{} and B {}x{}; a {}x{}x{} GEMM needs {}x{} and {}x{}", job.a.rows,
+                                         job.a.cols, job.b.rows, job.b.cols, s.m, s.k, s.n, s.m, s.k, s.k, s.n));
+  if (job.c_init.rows != maxdim || job.c_init.cols != maxdim)
+    throw Error("run.shape", fmt::format("the C prefill is {}x{}; it must be MAXDIM x MAXDIM = {}x{}", job.c_init.rows,
+                                         job.c_init.cols, maxdim, maxdim));
+  const std::vector<std::uint64_t> words = assemble(isa, gemm_program(isa, s, job.options));
+  if (image) *image = words;
+  return run_rtl(sim, words, place_in_dram(job.a, maxdim), place_in_dram(job.b, maxdim), job.c_init.data, maxdim,
+                 options);
+}
+
+}  // namespace tpugen::sim
