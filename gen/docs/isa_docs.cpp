@@ -217,6 +217,15 @@ void section_limits(const Spec& spec, std::string& out) {
   if (!spec.split_operand_load.empty()) out += "split_operand_load: " + spec.split_operand_load + "\n\n";
 }
 
+void section_faults(const Spec& spec, std::string& out) {
+  out += fmt::format("## Fault codes\n\nThe core's `fault_o` ({} bits; `tpu_pkg::FAULT_*`, the AXI top's STATUS and FAULT "
+                     "registers). A nonzero code ends the run.\n\n",
+                     spec.fault_width);
+  Table t({"code", "name", "meaning"});
+  for (const auto& f : spec.faults) t.row({std::to_string(f.code), code("FAULT_" + f.name), f.meaning});
+  out += t.str();
+}
+
 std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 }  // namespace
@@ -241,6 +250,7 @@ std::string render_isa_markdown(const Spec& spec) {
   section_ceilings(spec, out);
   section_numerics(spec, out);
   section_limits(spec, out);
+  section_faults(spec, out);
   return out;
 }
 

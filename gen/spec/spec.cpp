@@ -90,6 +90,12 @@ std::int64_t Spec::isa_constant(std::string_view n) const {
   throw Error("spec.unknown_name", fmt::format("the spec has no ISA constant '{}'", n));
 }
 
+const FaultCode* Spec::fault(std::string_view n) const {
+  for (const auto& f : faults)
+    if (f.name == n) return &f;
+  return nullptr;
+}
+
 std::vector<const Action*> Spec::actions_of(std::string_view op) const {
   std::vector<const Action*> out;
   for (const auto& a : actions)
@@ -199,6 +205,7 @@ class Loader {
     }
     numerics(top.node("numerics"));
     program_limits(top.node("program_limits"));
+    faults(top.node("faults"));
     top.finish();
     validate();
     return std::move(spec_);
@@ -648,6 +655,37 @@ class Loader {
       spec_.program_limits.push_back(std::move(l));
     }
     spec_.split_operand_load = m.str_or("split_operand_load", "");
+    m.finish();
+  }
+
+  /// faults: a width and the codes, which must be 0, 1, 2, ... in order
+  /// (code 0, no fault, first), each fitting the width, names unique.
+  void faults(const YAML::Node& n) {
+    YamlMap m(n, file_, "faults");
+    spec_.fault_width = static_cast<int>(m.integer("width"));
+    if (spec_.fault_width < 1 || spec_.fault_width > 16)
+      fail("spec.bad_value", fmt::format("faults.width = {}: fault_o is 1 to 16 bits", spec_.fault_width), m.loc("width"));
+    std::set<std::string> names;
+    for (const auto& fn : m.seq("codes")) {
+      YamlMap fm(fn, file_, "a fault code");
+      FaultCode f{fm.str("name"), static_cast<int>(fm.integer("code")), fm.str("meaning")};
+      const auto expected = static_cast<int>(spec_.faults.size());
+      if (f.code != expected)
+        fail("spec.fault_code",
+             fmt::format("fault {} has code {}; the codes run 0, 1, 2, ... in order, so this one is {}", f.name,
+                         f.code, expected),
+             fm.loc("code"));
+      if (f.code >= (1 << spec_.fault_width))
+        fail("spec.fault_code",
+             fmt::format("fault {} has code {}, past the {}-bit fault_o", f.name, f.code, spec_.fault_width),
+             fm.loc("code"));
+      if (!names.insert(f.name).second)
+        fail("spec.duplicate_name", fmt::format("fault {} is defined twice", f.name), fm.loc("name"));
+      fm.finish();
+      spec_.faults.push_back(std::move(f));
+    }
+    if (spec_.faults.empty() || spec_.faults.front().name != "NONE")
+      fail("spec.fault_code", "faults.codes starts with NONE, code 0 (no fault)", m.loc("codes"));
     m.finish();
   }
 

@@ -202,6 +202,13 @@ struct ProgramLimit {
   std::string alternative;
 };
 
+/// One code of the core's fault_o.
+struct FaultCode {
+  std::string name;     ///< FAULT_<name> in tpu_pkg
+  int code = 0;
+  std::string meaning;  ///< what raised it
+};
+
 /// The whole, validated ISA.
 struct Spec {
   std::string name;
@@ -235,6 +242,8 @@ struct Spec {
   Numerics numerics;
   std::string limits_program;
   std::vector<ProgramLimit> program_limits;
+  int fault_width = 0;           ///< bits of fault_o
+  std::vector<FaultCode> faults;  ///< in code order; faults[0] is NONE, code 0
   std::string split_operand_load;
 
   // Lookups. The pointer forms return nullptr when absent; the reference
@@ -250,6 +259,7 @@ struct Spec {
   [[nodiscard]] const Contract* contract(std::string_view id) const;
   [[nodiscard]] const Parameter* parameter(std::string_view name) const;
   [[nodiscard]] std::int64_t isa_constant(std::string_view name) const;
+  [[nodiscard]] const FaultCode* fault(std::string_view name) const;
   /// The actions of one opcode, in table order.
   [[nodiscard]] std::vector<const Action*> actions_of(std::string_view opcode) const;
   /// The names the loader provides to expressions: fields.<f>.usable_max,

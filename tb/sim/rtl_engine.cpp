@@ -19,7 +19,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <sstream>
 
 #include "isa/check.h"
@@ -194,16 +193,8 @@ std::string axi_sim_config(const hdl::RtlContext& ctx) {
 }  // namespace
 
 std::vector<std::string> fault_names(const hdl::RtlContext& ctx) {
-  // The fault codes are the package's; read them back from its text.
-  const std::string pkg = emit_tpu_pkg(ctx);
-  const std::regex fault_re(R"(localparam logic \[\d+:0\] FAULT_([A-Z0-9_]+) = \d+'d(\d+);)");
   std::vector<std::string> faults;
-  for (auto it = std::sregex_iterator(pkg.begin(), pkg.end(), fault_re); it != std::sregex_iterator(); ++it) {
-    const auto code = static_cast<std::size_t>(std::stoul((*it)[2].str()));
-    if (faults.size() <= code) faults.resize(code + 1, "?");
-    faults[code] = (*it)[1].str();
-  }
-  if (faults.empty()) throw Error("rtl.sim_config", "the generated tpu_pkg defines no FAULT_* codes");
+  for (const FaultCode& f : ctx.spec().faults) faults.push_back(f.name);
   return faults;
 }
 

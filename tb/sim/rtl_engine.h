@@ -34,8 +34,8 @@ using BuildProgress = std::function<void(const std::string&)>;
 /// names, all derived from the spec and the generated package.
 std::string sim_config_header(const hdl::RtlContext& ctx);
 
-/// The fault names of fault_o, by code, read from the generated package
-/// (tpu_pkg::FAULT_*). Throws Error("rtl.sim_config") when it defines none.
+/// The fault names of fault_o, by code (the spec's faults, which tpu_pkg's
+/// FAULT_* constants are written from).
 std::vector<std::string> fault_names(const hdl::RtlContext& ctx);
 
 /// The Verilator arguments that shape the model itself (X handling,

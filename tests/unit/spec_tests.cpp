@@ -131,6 +131,21 @@ TEST_CASE("spec validation names the file, the line and the rule", "[spec]") {
     CHECK_THAT(e.message(), Catch::Contains("ONE"));
     CHECK(e.where().line == line_of(text, "items: T + ONE}"));
   }
+  SECTION("fault codes out of order") {
+    const std::string text = mutated("{name: RETIRED,        code: 2,", "{name: RETIRED,        code: 7,");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.fault_code");
+    CHECK_THAT(e.message(), Catch::Contains("RETIRED has code 7") && Catch::Contains("this one is 2"));
+    CHECK(e.where().line == line_of(text, "{name: RETIRED,        code: 7,"));
+  }
+  SECTION("a fault code past fault_o's width") {
+    CHECK_THAT(load_error(mutated("faults:\n  width: 4", "faults:\n  width: 3")).message(),
+               Catch::Contains("fault OVERRUN has code 8, past the 3-bit fault_o"));
+  }
+  SECTION("fault codes that do not start with NONE") {
+    CHECK(load_error(mutated("{name: NONE,           code: 0,", "{name: NOTHING,        code: 0,")).rule() ==
+          "spec.fault_code");
+  }
   SECTION("an unknown identifier in a parameter default") {
     CHECK(load_error(mutated("default: \"max(TEST_WINDOW, OPERAND_ROWS)\"", "default: \"max(TEST_WINDOW, OPERAND_ROWZ)\"")).rule() == "spec.unknown_name");
   }

@@ -111,19 +111,9 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
                    ctx.count_width());
 
   o += "\n  // Fault codes (fault_o).\n";
-  const char* faults[][2] = {{"NONE", "no fault"},
-                             {"OPCODE", "an opcode the spec does not define"},
-                             {"RETIRED", "a retired opcode"},
-                             {"LOOP_OVERFLOW", "a loop nested deeper than LOOP_DEPTH"},
-                             {"LOOP_UNDERFLOW", "an endloop with no open loop"},
-                             {"AGU_LEVEL", "an AGU term on a loop level that is not open"},
-                             {"IMEM", "a header whose instruction count overruns IMEM_SIZE"},
-                             {"STARVED", "a unit promised more work than it received (fault_unit_o)"},
-                             {"OVERRUN", "a unit received more work than its header count (fault_unit_o)"},
-                             {"HANG", "no progress for the watchdog interval (fault_unit_o: the first unit short of its count)"},
-                             {"LOOP_OPEN", "the program ends with a loop still open"}};
-  for (std::size_t f = 0; f < std::size(faults); ++f)
-    o += fmt::format("  localparam logic [3:0] FAULT_{} = 4'd{};  // {}\n", faults[f][0], f, faults[f][1]);
+  const int fw = ctx.spec().fault_width;
+  for (const FaultCode& f : ctx.spec().faults)
+    o += fmt::format("  localparam logic [{}:0] FAULT_{} = {}'d{};  // {}\n", fw - 1, f.name, fw, f.code, f.meaning);
 
   o += "\n  // One dispatched instruction: the opcode, every operand field resolved\n"
        "  // by the AGU, the instruction's nr, and `steps`: this unit's work count\n"
