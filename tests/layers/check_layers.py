@@ -128,39 +128,41 @@ def check(root):
     return check_includes(root) + check_links(root)
 
 
+def planted(tmp, rel, text, caught):
+    """Append `text` to a file of the copy; the check must report an offence
+    for which caught(offence) holds. The file is restored afterwards."""
+    path = os.path.join(tmp, rel)
+    with open(path, encoding="utf-8") as f:
+        original = f.read()
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(original + text)
+    try:
+        return any(caught(e) for e in check(tmp))
+    finally:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(original)
+
+
 def self_test(root):
-    """A copy of the tree with one forbidden include, then one forbidden link."""
+    """A copy of the tree, then in turn a forbidden include from gen/ into tb/,
+    one from the fuzzer's core into the simulator, and a gen/ library linking tb/."""
     failures = []
     with tempfile.TemporaryDirectory() as tmp:
         for top in ("gen", "tb", "cli"):
             shutil.copytree(os.path.join(root, top), os.path.join(tmp, top))
         if check(tmp):
             failures.append("the unmodified copy fails the check")
-        victim = os.path.join(tmp, "gen", "isa", "instr.h")
-        with open(victim, "a", encoding="utf-8") as f:
-            f.write('\n#include "model/core/model.h"\n')
-        errs = check(tmp)
-        if not any("gen/isa/instr.h" in e and "tb/model" in e for e in errs):
-            failures.append("an include of tb/model from gen/isa was not caught")
-        with open(victim, encoding="utf-8") as f:
-            text = f.read().replace('\n#include "model/core/model.h"\n', "")
-        with open(victim, "w", encoding="utf-8") as f:
-            f.write(text)
-        victim = os.path.join(tmp, "tb", "fuzz", "core", "coverage.h")
-        with open(victim, "a", encoding="utf-8") as f:
-            f.write('\n#include "sim/rtl_engine.h"\n')
-        errs = check(tmp)
-        if not any("tb/fuzz/core/coverage.h" in e and "tb/sim" in e for e in errs):
-            failures.append("an include of tb/sim from tb/fuzz/core was not caught")
-        with open(victim, encoding="utf-8") as f:
-            text = f.read().replace('\n#include "sim/rtl_engine.h"\n', "")
-        with open(victim, "w", encoding="utf-8") as f:
-            f.write(text)
-        cmake = os.path.join(tmp, "gen", "CMakeLists.txt")
-        with open(cmake, "a", encoding="utf-8") as f:
-            f.write("\ntarget_link_libraries(tpugen_hdl PUBLIC tpugen_sim)\n")
-        if not any("links tpugen_sim" in e for e in check(tmp)):
-            failures.append("a gen/ library linking tpugen_sim was not caught")
+        cases = [
+            ("gen/isa/instr.h", '\n#include "model/core/model.h"\n',
+             lambda e: "gen/isa/instr.h" in e and "tb/model" in e, "an include of tb/model from gen/isa"),
+            ("tb/fuzz/core/coverage.h", '\n#include "sim/rtl_engine.h"\n',
+             lambda e: "tb/fuzz/core/coverage.h" in e and "tb/sim" in e, "an include of tb/sim from tb/fuzz/core"),
+            ("gen/CMakeLists.txt", "\ntarget_link_libraries(tpugen_hdl PUBLIC tpugen_sim)\n",
+             lambda e: "links tpugen_sim" in e, "a gen/ library linking tpugen_sim"),
+        ]
+        for rel, text, caught, what in cases:
+            if not planted(tmp, rel, text, caught):
+                failures.append(f"{what} was not caught")
     return failures
 
 
