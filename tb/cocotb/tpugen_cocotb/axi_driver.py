@@ -143,11 +143,7 @@ class AxiDriver(TpuDriver):
     def load(self, image: Sequence[int], a: Matrix, b: Matrix, c: Optional[Matrix] = None,
              timing: Union[PortTiming, AxiTiming, None] = None) -> None:
         cfg = self.config
-        if self._run is not None and self._run.result is None:
-            raise RuntimeError("load() while a run is in progress: wait_done() first")
-        words = [int(w) & (2**64 - 1) for w in image]
-        if len(words) > cfg.imem_size:
-            raise ValueError(f"the image holds {len(words)} words; IMEM_SIZE is {cfg.imem_size}")
+        words = self._image_words(image)
         if timing is not None:
             self._set_timing(timing)
         imem = bytearray(cfg.imem_size * 8)

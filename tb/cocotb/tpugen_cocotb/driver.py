@@ -126,6 +126,17 @@ class TpuDriver:
         await self.start()
         return await self.wait_done(max_cycles)
 
+    def _image_words(self, image: Sequence[int]) -> List[int]:
+        """What load() checks of every top: no run in progress, and an image
+        (as 64-bit words) that fits imem."""
+        run = getattr(self, "_run", None)
+        if run is not None and run.result is None:
+            raise RuntimeError("load() while a run is in progress: wait_done() first")
+        words = [int(w) & (2**64 - 1) for w in image]
+        if len(words) > self.config.imem_size:
+            raise ValueError(f"the image holds {len(words)} words; IMEM_SIZE is {self.config.imem_size}")
+        return words
+
 
 class _Run:
     def __init__(self, max_cycles: int):
@@ -188,11 +199,7 @@ class CoreDriver(TpuDriver):
     def load(self, image: Sequence[int], a: Matrix, b: Matrix, c: Optional[Matrix] = None,
              timing: Optional[PortTiming] = None) -> None:
         cfg = self.config
-        if self._run is not None and self._run.result is None:
-            raise RuntimeError("load() while a run is in progress: wait_done() first")
-        words = [int(w) & (2**64 - 1) for w in image]
-        if len(words) > cfg.imem_size:
-            raise ValueError(f"the image holds {len(words)} words; IMEM_SIZE is {cfg.imem_size}")
+        words = self._image_words(image)
         if timing is not None:
             self.timing = timing
         s = self.seed
