@@ -96,7 +96,7 @@ void check_netlist(const Generated& g, const std::string& m) {
   if (m == "tpu_accu") params += " -P " + tb + ".NAR=" + std::to_string(g.nar);
   const std::string cells = "$(dirname $(command -v yosys))/../share/yosys/simcells.v";
   const std::string cd = "cd " + g.dir.string() + " && ";
-  const test::ShellRun b = run_shell(cd + "iverilog -g2012 -o netlist_" + m + ".vvp -s " + tb + params + " tpu_pkg.sv " +
+  const test::ShellRun b = run_shell(cd + "iverilog -g2012 -I" TPUGEN_SOURCE_DIR "/tests/hdl -o netlist_" + m + ".vvp -s " + tb + params + " tpu_pkg.sv " +
                         (m == "tpu_accu" ? "tpu_ram_1r1w.sv " : "") + "netlist_" + m + ".v " + cells + " " +
                         TPUGEN_SOURCE_DIR "/tests/hdl/" + tb + ".sv",
                     g.dir / ("netlist_" + m + "_build.log"));
@@ -193,7 +193,7 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
       CHECK(v.output.find("Warning") == std::string::npos);
 
       const test::ShellRun i =
-          run_shell(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
+          run_shell(cd + "iverilog -g2012 -I" TPUGEN_SOURCE_DIR "/tests/hdl -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
       INFO(i.output);
       CHECK(i.code == 0);
       CHECK(only_icarus_sorry(i.output));
@@ -225,7 +225,7 @@ TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms",
       INFO("T=" << c.t << " seed " << seed);
       const std::string cd = "cd " + g.dir.string() + " && ";
       const std::string vvp = "tb_array_" + std::to_string(seed) + ".vvp";
-      const test::ShellRun b = run_shell(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_array -P tb_tpu_array.T=" + std::to_string(g.t) +
+      const test::ShellRun b = run_shell(cd + "iverilog -g2012 -I" TPUGEN_SOURCE_DIR "/tests/hdl -o " + vvp + " -s tb_tpu_array -P tb_tpu_array.T=" + std::to_string(g.t) +
                             " -P tb_tpu_array.Seed=" + std::to_string(seed) + " " + files_of("tpu_array") + " " +
                             TPUGEN_SOURCE_DIR "/tests/hdl/tb_tpu_array.sv",
                         g.dir / "tb_array_build.log");
@@ -251,7 +251,7 @@ TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mv
       const std::string cd = "cd " + g.dir.string() + " && ";
       const std::string vvp = "tb_accu_" + std::to_string(seed) + ".vvp";
       const test::ShellRun b =
-          run_shell(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
+          run_shell(cd + "iverilog -g2012 -I" TPUGEN_SOURCE_DIR "/tests/hdl -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
                   " -P tb_tpu_accu.NAR=" + std::to_string(g.nar) + " -P tb_tpu_accu.Seed=" + std::to_string(seed) +
                   " " + files_of("tpu_accu") + " " + TPUGEN_SOURCE_DIR "/tests/hdl/tb_tpu_accu.sv",
               g.dir / "tb_accu_build.log");

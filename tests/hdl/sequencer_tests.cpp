@@ -166,7 +166,7 @@ Testbench build_tb(const Config& c, const std::string& name, int watchdog = 256)
   auto files = write_sources(ctx, tb.dir);
   files.push_back(TPUGEN_SOURCE_DIR "/tests/hdl/sequencer_tb.sv");
   tb.vvp = tb.dir / "tb.vvp";
-  const auto r = run_shell(fmt::format("iverilog -g2012 -s sequencer_tb -P sequencer_tb.T={} -P sequencer_tb.IMEM_SIZE={} "
+  const auto r = run_shell(fmt::format("iverilog -g2012 -I" TPUGEN_SOURCE_DIR "/tests/hdl -s sequencer_tb -P sequencer_tb.T={} -P sequencer_tb.IMEM_SIZE={} "
                                    "-P sequencer_tb.ImemBeat={} -P sequencer_tb.Watchdog={} -o {}{}",
                                    c.t, isa.param("IMEM_SIZE"), ctx.options().imem_beat_words, watchdog,
                                    tb.vvp.string(), joined(files)),
