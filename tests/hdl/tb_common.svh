@@ -30,6 +30,11 @@
   repeat (N) @(posedge clk); \
   rst_n = 1'b1;
 
+// A valid/ready stream NAME of W bits: NAME_valid, NAME_ready, NAME_data.
+`define TB_STREAM(NAME, W) \
+  logic NAME``_valid, NAME``_ready; \
+  logic [W-1:0] NAME``_data;
+
 // Compare an output handshake with the head of the expected queue Q (ITEM
 // is a scratch variable of the item's width); counts `checked`.
 `define TB_EXPECT(NAME, VALID, READY, DATA, Q, ITEM) \

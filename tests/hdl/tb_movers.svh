@@ -68,6 +68,11 @@
   logic [CW-1:0] progress;
   logic          idle;
 
+  // The program: the instructions not yet presented, and its steps so far
+  // (what progress_o must reach).
+  logic [IW-1:0] instr_q[$];
+  int steps_total = 0;
+
 // Wait for the next instruction handshake; AT = its cycle. (A macro for the
 // reason TB_RESET is one.)
 `define TB_INSTR_HANDSHAKE(AT) \

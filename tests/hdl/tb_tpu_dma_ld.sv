@@ -32,10 +32,8 @@ module tb_tpu_dma_ld #(
   logic [31:0]   rd_req_addr;
   logic          rd_rsp_valid, rd_rsp_ready;
   logic [RW-1:0] rd_rsp_data;
-  logic          dma2sp_valid, dma2sp_ready;
-  logic [VW-1:0] dma2sp_data;
-  logic          dma2vr_valid, dma2vr_ready;
-  logic [VW-1:0] dma2vr_data;
+  `TB_STREAM(dma2sp, VW)
+  `TB_STREAM(dma2vr, VW)
 
   tpu_dma_ld #(
     .T(T),
@@ -64,10 +62,8 @@ module tb_tpu_dma_ld #(
   logic [7:0] mem_b[Bytes];
 
   // --- The program and the expected rows ------------------------------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] exp_sp[$];
   logic [VW-1:0] exp_vr[$];
-  int steps_total = 0;
 
   task automatic add_dma_ld(input int mode, input int row0, input int col, input int nr);
     logic [VW-1:0] row;

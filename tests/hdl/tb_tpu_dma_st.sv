@@ -27,8 +27,7 @@ module tb_tpu_dma_st #(
   localparam int WW = CBeat * VW;
 `include "tb_movers.svh"
 
-  logic          ac2sp_valid, ac2sp_ready;
-  logic [VW-1:0] ac2sp_data;
+  `TB_STREAM(ac2sp, VW)
   logic          wr_req_valid, wr_req_ready;
   logic [31:0]   wr_req_addr;
   logic [CBeat*VW-1:0] wr_req_data;
@@ -58,9 +57,7 @@ module tb_tpu_dma_st #(
   logic [7:0] ref_c[Bytes];
 
   // --- The program and its rows ----------------------------------------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] ac2sp_q[$];
-  int steps_total = 0;
 
   task automatic add_mvout(input int row0, input int col, input int nr);
     logic [VW-1:0] row;

@@ -30,12 +30,9 @@ module tb_tpu_spm #(
   localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
-  logic          dma2sp_valid, dma2sp_ready;
-  logic [VW-1:0] dma2sp_data;
-  logic          sp2vr_valid, sp2vr_ready;
-  logic [VW-1:0] sp2vr_data;
-  logic          wcol_valid, wcol_ready;
-  logic [VW-1:0] wcol_data;
+  `TB_STREAM(dma2sp, VW)
+  `TB_STREAM(sp2vr, VW)
+  `TB_STREAM(wcol, VW)
 
   tpu_spm #(
     .T(T),
@@ -56,12 +53,10 @@ module tb_tpu_spm #(
   );
 
   // --- The program, its input rows and the expected outputs ---------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] dma2sp_q[$];
   logic [VW-1:0] exp_sp2vr[$];
   logic [VW-1:0] exp_wcol[$];
   logic [VW-1:0] shadow[SPAD_ROWS];
-  int steps_total = 0;
   int last_row0 = 0, last_nr = 1;
 
   task automatic add_dma_ld(input int dst, input int nr);

@@ -26,12 +26,9 @@ module tb_tpu_vru #(
   localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
-  logic          dma2vr_valid, dma2vr_ready;
-  logic [VW-1:0] dma2vr_data;
-  logic          sp2vr_valid, sp2vr_ready;
-  logic [VW-1:0] sp2vr_data;
-  logic          acol_valid, acol_ready;
-  logic [VW-1:0] acol_data;
+  `TB_STREAM(dma2vr, VW)
+  `TB_STREAM(sp2vr, VW)
+  `TB_STREAM(acol, VW)
 
   tpu_vru #(
     .T(T),
@@ -52,12 +49,10 @@ module tb_tpu_vru #(
   );
 
   // --- The program, its input rows and the expected outputs ---------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] dma2vr_q[$];
   logic [VW-1:0] sp2vr_q[$];
   logic [VW-1:0] exp_acol[$];
   logic [VW-1:0] shadow[NVR];
-  int steps_total = 0;
   int last_row0 = 0, last_nr = 1;
 
   // A write of nr rows at dst: from dma2vr (dma_ld, mode 2 or 3) or sp2vr (vld).
