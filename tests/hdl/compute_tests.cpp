@@ -27,16 +27,17 @@ struct Config {
 const Config kConfigs[] = {{4, 16}, {4, 64}, {8, 64}};
 
 /// A generated configuration: the package, the primitives and the three
-/// compute modules in one directory under the build tree (emitted once).
+/// compute modules in one directory under the build tree, emitted once for
+/// each test case (`use` names it: CTest runs test cases side by side).
 struct Generated {
   const test::RtlDir& rtl;
   int t = 0;
   std::int64_t nar = 0;
 };
 
-Generated generate_config(const Config& c) {
+Generated generate_config(const Config& c, const std::string& use) {
   const ParamOverrides params = {{"T", c.t}, {"MAXDIM", c.maxdim}};
-  const auto& rtl = test::generated("compute", "t" + std::to_string(c.t) + "_m" + std::to_string(c.maxdim), params,
+  const auto& rtl = test::generated("compute", use + "_t" + std::to_string(c.t) + "_m" + std::to_string(c.maxdim), params,
                                     {{"tpu_pe", hdl::emit_tpu_pe},
                                      {"tpu_array", hdl::emit_tpu_array},
                                      {"tpu_accu", hdl::emit_tpu_accu}});
@@ -169,7 +170,7 @@ TEST_CASE("compute emitters refuse action patterns they do not implement", "[rtl
 TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates simulate",
           "[rtl][compute][tools][hdl]") {
   for (const Config& c : kConfigs) {
-    const Generated g = generate_config(c);
+    const Generated g = generate_config(c, "tools");
     for (const std::string m : {"tpu_pe", "tpu_array", "tpu_accu"}) {
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " " << m);
       const test::ShellRun v = g.rtl.lint(m, files_of(m), "verilator_" + m + ".log");
@@ -203,7 +204,7 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
 TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms", "[rtl][compute][sim][hdl]") {
   for (const Config& c : kConfigs) {
     if (c.maxdim == 64 && c.t == 4) continue;  // the array does not depend on MAXDIM
-    const Generated g = generate_config(c);
+    const Generated g = generate_config(c, "array");
     for (int seed : {1, 2}) {
       INFO("T=" << c.t << " seed " << seed);
       check_sim(g.rtl.testbench("tb_tpu_array", files_of("tpu_array"), {{"T", g.t}, {"Seed", seed}},
@@ -216,7 +217,7 @@ TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms",
 TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mvout with mm",
           "[rtl][compute][sim][hdl]") {
   for (const Config& c : kConfigs) {
-    const Generated g = generate_config(c);
+    const Generated g = generate_config(c, "accu");
     const std::vector<int> seeds = c.maxdim == 16 ? std::vector<int>{1, 2} : std::vector<int>{3};
     for (int seed : seeds) {
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " seed " << seed);

@@ -126,8 +126,9 @@ inline std::filesystem::path hdl_dir(const std::string& suite, const std::string
 }
 
 /// `modules` at the parameters `params` in hdl_dir(suite, name), emitted on
-/// the first call and the same directory after (the tests of a suite share
-/// their configurations).
+/// the first call and the same directory after. A name is one test case's:
+/// CTest runs each test case in a process of its own, side by side, and
+/// each emits its directory afresh.
 inline const RtlDir& generated(const std::string& suite, const std::string& name, const ParamOverrides& params,
                                const std::vector<Emitted>& modules) {
   static std::map<std::filesystem::path, RtlDir> cache;

@@ -35,7 +35,7 @@ const std::vector<Module>& movers() {
 }
 
 /// The package, the primitives and the four units of one configuration,
-/// emitted once.
+/// emitted once (a test case's own: CTest runs test cases side by side).
 const test::RtlDir& emit_config(const std::string& name, const ParamOverrides& params) {
   std::vector<test::Emitted> units;
   for (const auto& m : movers()) units.push_back({m.name, m.emit});
@@ -202,7 +202,7 @@ TEST_CASE("a unit pattern the movers do not implement is refused, naming it", "[
 }
 
 TEST_CASE("the movers simulate correctly under random gaps, backpressure and DRAM latency", "[rtl][movers][sim][hdl]") {
-  const test::RtlDir& small = emit_config("t4_m16", {{"T", 4}, {"MAXDIM", 16}});
+  const test::RtlDir& small = emit_config("sim_t4_m16", {{"T", 4}, {"MAXDIM", 16}});
   const test::RtlDir& wide = emit_config("sim_t8_m32_w2", {{"T", 8}, {"MAXDIM", 32}, {"DMA_WORDS", 2}, {"QD", 5}});
   const test::RtlDir& words4 = emit_config("sim_t4_m32_w4", {{"T", 4}, {"MAXDIM", 32}, {"DMA_WORDS", 4}, {"QD", 8}});
 

@@ -37,9 +37,10 @@ struct Config {
 Isa isa_of(const Config& c) { return test::isa_at({{"T", c.t}, {"MAXDIM", c.maxdim}}); }
 
 /// tpu_pkg.sv, the primitives and tpu_sequencer.sv of configuration `c`,
-/// emitted once in rtl_sequencer/<name>.
-const test::RtlDir& sources(const Config& c, const std::string& name) {
-  return test::generated("sequencer", name, {{"T", c.t}, {"MAXDIM", c.maxdim}},
+/// emitted once in rtl_sequencer/<use>_t<T>_m<MAXDIM> (`use`: a directory
+/// for each test case, as CTest runs them side by side).
+const test::RtlDir& sources(const Config& c, const std::string& use) {
+  return test::generated("sequencer", fmt::format("{}_t{}_m{}", use, c.t, c.maxdim), {{"T", c.t}, {"MAXDIM", c.maxdim}},
                          {{"tpu_sequencer", hdl::emit_tpu_sequencer}});
 }
 
@@ -140,9 +141,9 @@ struct Testbench {
 };
 
 /// sequencer_tb against the configuration's sources (in their directory).
-Testbench build_tb(const Config& c, int watchdog = 256) {
+Testbench build_tb(const Config& c, const std::string& use, int watchdog = 256) {
   const std::string tag = "sequencer_tb_wd" + std::to_string(watchdog);
-  Testbench tb{c, &sources(c, fmt::format("t{}_m{}", c.t, c.maxdim)), {}, tag + ".vvp"};
+  Testbench tb{c, &sources(c, use), {}, tag + ".vvp"};
   tb.dir = tb.rtl->dir();
   const Isa isa = isa_of(c);
   const hdl::RtlContext ctx(isa, {});
@@ -305,7 +306,7 @@ TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configu
   std::vector<Job> jobs;
   std::set<std::string> synthesized;  // the sources without comments: T=4 at MAXDIM 16 and 64 are one design
   for (const Config c : {Config{4, 16}, Config{4, 64}, Config{8, 64}}) {
-    const test::RtlDir& rtl = sources(c, fmt::format("t{}_m{}", c.t, c.maxdim));
+    const test::RtlDir& rtl = sources(c, "lint");
     const std::string files = test::joined(rtl.files());
     const std::string config = fmt::format("T={} MAXDIM={}", c.t, c.maxdim);
     auto run = [&](const char* tool, std::function<test::ShellRun()> f) {
@@ -347,7 +348,7 @@ TEST_CASE("tpu_sequencer: dispatch streams, completion and issue rate", "[rtl][s
   };
   std::map<std::int64_t, Testbench> tbs;
   for (const auto& c : cases) {
-    if (!tbs.count(c.config.t)) tbs.emplace(c.config.t, build_tb(c.config));
+    if (!tbs.count(c.config.t)) tbs.emplace(c.config.t, build_tb(c.config, "sim"));
     const Testbench& tb = tbs.at(c.config.t);
     const Isa isa = isa_of(c.config);
     const Program program = c.program(isa);
@@ -385,7 +386,7 @@ TEST_CASE("tpu_sequencer: faults", "[rtl][sequencer][hdl]") {
   const Config c{4, 64};
   const Isa isa = isa_of(c);
   const Spec& spec = isa.spec();
-  const Testbench tb = build_tb(c, 64);
+  const Testbench tb = build_tb(c, "faults", 64);
   const std::int64_t seq = unit_code(spec, "sequencer");
   const std::int64_t n_max = (isa.param("IMEM_SIZE") - spec.nhdr) / spec.iwords;
 
