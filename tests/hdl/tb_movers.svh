@@ -96,6 +96,14 @@
     end
   endtask
 
+// Wait while BUSY holds, N cycles at most (LIMIT, a longint, is set to the
+// cycle it gives up at), then three cycles more. (A macro for the reason
+// TB_RESET is one.)
+`define TB_SETTLE(BUSY, N, LIMIT) \
+  LIMIT = cycle + N; \
+  while ((BUSY) && cycle < LIMIT) @(posedge clk); \
+  repeat (3) @(posedge clk);
+
 // At the end of a phase: progress_o must count every step of the program.
 // (A macro for the reason TB_RESET is one: even a task that does not wait
 // hands its caller back behind the other processes of the time step.)

@@ -151,10 +151,8 @@ module tb_tpu_dma_ld #(
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 40000;
-    while ((instr_q.size() > 0 || instr_valid || exp_sp.size() > 0 || exp_vr.size() > 0 || !idle) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_sp.size() > 0 || exp_vr.size() > 0 || !idle,
+               40000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d + %0d rows left)", what, instr_q.size(), exp_sp.size(),
                exp_vr.size());

@@ -139,10 +139,8 @@ module tb_tpu_dma_st #(
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 40000;
-    while ((instr_q.size() > 0 || instr_valid || ac2sp_q.size() > 0 || ac2sp_valid || !idle) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || ac2sp_q.size() > 0 || ac2sp_valid || !idle,
+               40000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d rows left)", what, instr_q.size(), ac2sp_q.size());
       errors++;

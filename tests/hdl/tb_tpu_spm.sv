@@ -148,11 +148,8 @@ module tb_tpu_spm #(
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 20000;
-    while ((instr_q.size() > 0 || instr_valid || exp_sp2vr.size() > 0 || exp_wcol.size() > 0 || !idle ||
-            dma2sp_q.size() > 0) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_sp2vr.size() > 0 || exp_wcol.size() > 0 || !idle ||
+               dma2sp_q.size() > 0, 20000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d sp2vr and %0d wcol rows left)", what,
                instr_q.size(), exp_sp2vr.size(), exp_wcol.size());

@@ -142,11 +142,8 @@ module tb_tpu_vru #(
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 20000;
-    while ((instr_q.size() > 0 || instr_valid || exp_acol.size() > 0 || !idle || dma2vr_q.size() > 0 ||
-            sp2vr_q.size() > 0) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_acol.size() > 0 || !idle || dma2vr_q.size() > 0 ||
+               sp2vr_q.size() > 0, 20000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d acol rows left)", what, instr_q.size(),
                exp_acol.size());
