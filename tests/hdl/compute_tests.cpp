@@ -5,12 +5,7 @@
 // testbenches tests/hdl/tb_tpu_array.sv and tests/hdl/tb_tpu_accu.sv under
 // Icarus (results, backpressure, throughput across mm boundaries, the
 // accumulator's read-after-write distance and its mvout/mm overlap).
-#include <sys/wait.h>
-
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -18,46 +13,35 @@
 
 #include "hdl/emitters.h"
 #include "hdl/rtl_context.h"
+#include "hdl_runner.h"
 #include "spec/params.h"
 #include "test_support.h"
 
 namespace {
 
 using namespace tpugen;
-namespace fs = std::filesystem;
 
 struct Config {
   int t, maxdim;
 };
 const Config kConfigs[] = {{4, 16}, {4, 64}, {8, 64}};
 
-/// The exit code and the combined output of a shell command.
-using test::run_shell;
-using test::write_text;
-
 /// A generated configuration: the package, the primitives and the three
-/// compute modules in one directory under the build tree.
+/// compute modules in one directory under the build tree, emitted once for
+/// each test case (`use` names it: CTest runs test cases side by side).
 struct Generated {
-  fs::path dir;
+  const test::RtlDir& rtl;
   int t = 0;
   std::int64_t nar = 0;
 };
 
-Generated generate_config(const Config& c) {
-  const Isa isa = test::isa_at({{"T", c.t}, {"MAXDIM", c.maxdim}});
-  const hdl::RtlContext ctx(isa, {});
-  Generated g;
-  g.dir = fs::path(TPUGEN_BINARY_DIR) / "rtl_compute" / ("t" + std::to_string(c.t) + "_m" + std::to_string(c.maxdim));
-  g.t = c.t;
-  g.nar = ctx.param("NAR");
-  fs::create_directories(g.dir);
-  write_text(g.dir / "tpu_pkg.sv", hdl::emit_tpu_pkg(ctx));
-  write_text(g.dir / "tpu_pe.sv", hdl::emit_tpu_pe(ctx));
-  write_text(g.dir / "tpu_array.sv", hdl::emit_tpu_array(ctx));
-  write_text(g.dir / "tpu_accu.sv", hdl::emit_tpu_accu(ctx));
-  for (const char* prim : {"tpu_fifo.sv", "tpu_ram_1r1w.sv"})
-    fs::copy_file(fs::path(TPUGEN_SOURCE_DIR) / "rtl" / prim, g.dir / prim, fs::copy_options::overwrite_existing);
-  return g;
+Generated generate_config(const Config& c, const std::string& use) {
+  const ParamOverrides params = {{"T", c.t}, {"MAXDIM", c.maxdim}};
+  const auto& rtl = test::generated("compute", use + "_t" + std::to_string(c.t) + "_m" + std::to_string(c.maxdim), params,
+                                    {{"tpu_pe", hdl::emit_tpu_pe},
+                                     {"tpu_array", hdl::emit_tpu_array},
+                                     {"tpu_accu", hdl::emit_tpu_accu}});
+  return {rtl, c.t, hdl::RtlContext(test::isa_at(params), {}).param("NAR")};
 }
 
 /// The files each module compiles with (tpu_pkg first).
@@ -92,19 +76,23 @@ bool has_latch_cell(const std::string& yosys_log) {
 /// primitive, so its contents are still compared).
 void check_netlist(const Generated& g, const std::string& m) {
   const std::string tb = m == "tpu_array" ? "tb_tpu_array" : "tb_tpu_accu";
-  std::string params = " -P " + tb + ".T=" + std::to_string(g.t);
-  if (m == "tpu_accu") params += " -P " + tb + ".NAR=" + std::to_string(g.nar);
+  test::HdlParams params = {{"T", g.t}};
+  if (m == "tpu_accu") params.emplace_back("NAR", g.nar);
   const std::string cells = "$(dirname $(command -v yosys))/../share/yosys/simcells.v";
-  const std::string cd = "cd " + g.dir.string() + " && ";
-  const test::ShellRun b = run_shell(cd + "iverilog -g2012 -o netlist_" + m + ".vvp -s " + tb + params + " tpu_pkg.sv " +
-                        (m == "tpu_accu" ? "tpu_ram_1r1w.sv " : "") + "netlist_" + m + ".v " + cells + " " +
-                        TPUGEN_SOURCE_DIR "/tests/hdl/" + tb + ".sv",
-                    g.dir / ("netlist_" + m + "_build.log"));
-  INFO(b.output);
-  REQUIRE(b.code == 0);
-  const test::ShellRun s = run_shell(cd + "timeout 60 vvp -n netlist_" + m + ".vvp", g.dir / ("netlist_" + m + ".log"));
+  const test::ShellRun s = g.rtl.testbench(
+      tb, std::string("tpu_pkg.sv ") + (m == "tpu_accu" ? "tpu_ram_1r1w.sv " : "") + "netlist_" + m + ".v " + cells,
+      params, "netlist");
   INFO(s.output);
   CHECK(s.code == 0);
+  CHECK(s.output.find("PASS") != std::string::npos);
+  CHECK(s.output.find("FAIL") == std::string::npos);
+}
+
+/// A testbench's run: it finished and said PASS, no FAIL, and each of `says`.
+void check_sim(const test::ShellRun& s, const std::vector<std::string>& says) {
+  INFO(s.output);
+  CHECK(s.code == 0);
+  for (const auto& line : says) CHECK(s.output.find(line) != std::string::npos);
   CHECK(s.output.find("PASS") != std::string::npos);
   CHECK(s.output.find("FAIL") == std::string::npos);
 }
@@ -182,18 +170,15 @@ TEST_CASE("compute emitters refuse action patterns they do not implement", "[rtl
 TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates simulate",
           "[rtl][compute][tools][hdl]") {
   for (const Config& c : kConfigs) {
-    const Generated g = generate_config(c);
+    const Generated g = generate_config(c, "tools");
     for (const std::string m : {"tpu_pe", "tpu_array", "tpu_accu"}) {
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " " << m);
-      const std::string cd = "cd " + g.dir.string() + " && ";
-      const test::ShellRun v = run_shell(cd + "verilator --lint-only -Wall --top-module " + m + " " + files_of(m),
-                        g.dir / ("verilator_" + m + ".log"));
+      const test::ShellRun v = g.rtl.lint(m, files_of(m), "verilator_" + m + ".log");
       INFO(v.output);
       CHECK(v.code == 0);
       CHECK(v.output.find("Warning") == std::string::npos);
 
-      const test::ShellRun i =
-          run_shell(cd + "iverilog -g2012 -o /dev/null -s " + m + " " + files_of(m), g.dir / ("iverilog_" + m + ".log"));
+      const test::ShellRun i = g.rtl.compile(m, files_of(m), {}, "/dev/null", "iverilog_" + m + ".log");
       INFO(i.output);
       CHECK(i.code == 0);
       CHECK(only_icarus_sorry(i.output));
@@ -204,10 +189,9 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
       if (m == "tpu_accu")
         read = "read_verilog -sv tpu_pkg.sv tpu_fifo.sv tpu_accu.sv; read_verilog -sv -lib tpu_ram_1r1w.sv; ";
       const bool netlist = c.t == 4 && c.maxdim == 16 && m != "tpu_pe";
-      const test::ShellRun y =
-          run_shell(cd + "yosys -p \"" + read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " + m +
-                  "; stat" + (netlist ? "; write_verilog -noattr netlist_" + m + ".v" : "") + "\"",
-              g.dir / ("yosys_" + m + ".log"));
+      const test::ShellRun y = g.rtl.synth(read + "hierarchy -check -top " + m + "; proc; check -assert; synth -top " +
+                                               m + "; stat" + (netlist ? "; write_verilog -noattr netlist_" + m + ".v" : ""),
+                                           "yosys_" + m + ".log", true);
       INFO(y.output.substr(y.output.size() > 4000 ? y.output.size() - 4000 : 0));
       CHECK(y.code == 0);
       CHECK(y.output.find("Warning") == std::string::npos);
@@ -220,23 +204,12 @@ TEST_CASE("compute modules pass Verilator, Yosys and Icarus, and Yosys's gates s
 TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms", "[rtl][compute][sim][hdl]") {
   for (const Config& c : kConfigs) {
     if (c.maxdim == 64 && c.t == 4) continue;  // the array does not depend on MAXDIM
-    const Generated g = generate_config(c);
+    const Generated g = generate_config(c, "array");
     for (int seed : {1, 2}) {
       INFO("T=" << c.t << " seed " << seed);
-      const std::string cd = "cd " + g.dir.string() + " && ";
-      const std::string vvp = "tb_array_" + std::to_string(seed) + ".vvp";
-      const test::ShellRun b = run_shell(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_array -P tb_tpu_array.T=" + std::to_string(g.t) +
-                            " -P tb_tpu_array.Seed=" + std::to_string(seed) + " " + files_of("tpu_array") + " " +
-                            TPUGEN_SOURCE_DIR "/tests/hdl/tb_tpu_array.sv",
-                        g.dir / "tb_array_build.log");
-      INFO(b.output);
-      REQUIRE(b.code == 0);
-      const test::ShellRun s = run_shell(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_array_" + std::to_string(seed) + ".log"));
-      INFO(s.output);
-      CHECK(s.code == 0);
-      CHECK(s.output.find("1.00 rows/cycle") != std::string::npos);
-      CHECK(s.output.find("PASS") != std::string::npos);
-      CHECK(s.output.find("FAIL") == std::string::npos);
+      check_sim(g.rtl.testbench("tb_tpu_array", files_of("tpu_array"), {{"T", g.t}, {"Seed", seed}},
+                                "seed" + std::to_string(seed)),
+                {"1.00 rows/cycle"});
     }
   }
 }
@@ -244,26 +217,14 @@ TEST_CASE("tpu_array computes, stalls and streams one row per cycle across mms",
 TEST_CASE("tpu_accu matches the sequential model at any distance and overlaps mvout with mm",
           "[rtl][compute][sim][hdl]") {
   for (const Config& c : kConfigs) {
-    const Generated g = generate_config(c);
+    const Generated g = generate_config(c, "accu");
     const std::vector<int> seeds = c.maxdim == 16 ? std::vector<int>{1, 2} : std::vector<int>{3};
     for (int seed : seeds) {
       INFO("T=" << c.t << " MAXDIM=" << c.maxdim << " seed " << seed);
-      const std::string cd = "cd " + g.dir.string() + " && ";
-      const std::string vvp = "tb_accu_" + std::to_string(seed) + ".vvp";
-      const test::ShellRun b =
-          run_shell(cd + "iverilog -g2012 -o " + vvp + " -s tb_tpu_accu -P tb_tpu_accu.T=" + std::to_string(g.t) +
-                  " -P tb_tpu_accu.NAR=" + std::to_string(g.nar) + " -P tb_tpu_accu.Seed=" + std::to_string(seed) +
-                  " " + files_of("tpu_accu") + " " + TPUGEN_SOURCE_DIR "/tests/hdl/tb_tpu_accu.sv",
-              g.dir / "tb_accu_build.log");
-      INFO(b.output);
-      REQUIRE(b.code == 0);
-      const test::ShellRun s = run_shell(cd + "timeout 60 vvp -n " + vvp, g.dir / ("tb_accu_" + std::to_string(seed) + ".log"));
-      INFO(s.output);
-      CHECK(s.code == 0);
-      CHECK(s.output.find("mvout then mm acc=0 (same rows): 32 + 32 steps in 33 cycles") != std::string::npos);
-      CHECK(s.output.find("mm acc=0 then mvout (same rows): 32 + 32 steps in 34 cycles") != std::string::npos);
-      CHECK(s.output.find("PASS") != std::string::npos);
-      CHECK(s.output.find("FAIL") == std::string::npos);
+      check_sim(g.rtl.testbench("tb_tpu_accu", files_of("tpu_accu"), {{"T", g.t}, {"NAR", g.nar}, {"Seed", seed}},
+                                "seed" + std::to_string(seed)),
+                {"mvout then mm acc=0 (same rows): 32 + 32 steps in 33 cycles",
+                 "mm acc=0 then mvout (same rows): 32 + 32 steps in 34 cycles"});
     }
   }
 }

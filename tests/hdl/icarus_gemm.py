@@ -53,7 +53,7 @@ def main() -> int:
     files = [work / "rtl" / f for f in (work / "rtl" / "files.f").read_text().split()]
     import json
     cfg = json.loads((work / "rtl" / "params.json").read_text())
-    run(["iverilog", "-g2012", "-o", work / "icarus.vvp", "-s", "icarus_tb",
+    run(["iverilog", "-g2012", f"-I{HERE}", "-o", work / "icarus.vvp", "-s", "icarus_tb",
          f"-Picarus_tb.MAXDIM={maxdim}", f"-Picarus_tb.T={t}",
          f"-Picarus_tb.DMA_WORDS={cfg['parameters']['DMA_WORDS']}",
          f"-Picarus_tb.ImemBeat={cfg['options']['imem_beat_words']}",

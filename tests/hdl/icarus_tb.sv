@@ -19,10 +19,10 @@ module icarus_tb #(
 );
   localparam int VW = 8 * T;
   localparam int Bytes = MAXDIM * MAXDIM;
-
-  logic clk = 1'b0;
-  logic rst_n = 1'b0;
-  always #5 clk = ~clk;
+  localparam int RW = DMA_WORDS * VW;  // an operand read beat
+  localparam int WW = CBeat * VW;      // a C write beat
+`include "tb_common.svh"
+`include "tb_memory.svh"
 
   logic start;
   logic busy, done;
@@ -44,6 +44,7 @@ module icarus_tb #(
   logic [7:0] mem_a [Bytes];
   logic [7:0] mem_b [Bytes];
   logic [7:0] mem_c [Bytes];
+  `TB_IMEM_BEAT
 
   tpu_top u_dut (
     .clk_i(clk),
@@ -103,8 +104,7 @@ module icarus_tb #(
   logic [31:0] s_rd_addr, s_wr_addr;
   logic [CBeat*VW-1:0] s_wr_data;
   logic [CBeat*T-1:0] s_wr_strb;
-  logic [64*ImemBeat-1:0] imem_beat;
-  logic [DMA_WORDS*VW-1:0] rd_beat;
+  logic [RW-1:0] rd_beat;
 
   always begin
     @(negedge clk);
@@ -132,24 +132,18 @@ module icarus_tb #(
     end
     if (s_wr_rsp) wr_pending = wr_pending - 1;
     if (s_imem_req) begin
-      for (int k = 0; k < ImemBeat; k++)
-        imem_beat[64*k +: 64] = (int'(s_imem_addr) + k < ImemWords) ? imem[int'(s_imem_addr) + k] : 64'd0;
       if (imem_count == Ring) $fatal(1, "icarus_tb: more than %0d imem requests in flight", Ring);
-      imem_ring[(imem_head + imem_count) % Ring] = imem_beat;
+      imem_ring[(imem_head + imem_count) % Ring] = imem_beat(int'(s_imem_addr));
       imem_count = imem_count + 1;
     end
     if (s_rd_req) begin
-      for (int b = 0; b < DMA_WORDS * VW / 8; b++) begin
-        if (int'(s_rd_addr) + b < Bytes) rd_beat[8*b +: 8] = s_rd_sel ? mem_b[int'(s_rd_addr) + b] : mem_a[int'(s_rd_addr) + b];
-        else rd_beat[8*b +: 8] = 8'd0;
-      end
       if (rd_count == Ring) $fatal(1, "icarus_tb: more than %0d operand reads in flight", Ring);
+      `TB_DRAM_READ(rd_beat, s_rd_sel, s_rd_addr)
       rd_ring[(rd_head + rd_count) % Ring] = rd_beat;
       rd_count = rd_count + 1;
     end
     if (s_wr_req) begin
-      for (int b = 0; b < CBeat * T; b++)
-        if (s_wr_strb[b] && int'(s_wr_addr) + b < Bytes) mem_c[int'(s_wr_addr) + b] = s_wr_data[8*b +: 8];
+      `TB_DRAM_WRITE(s_wr_addr, s_wr_data, s_wr_strb)
       wr_pending = wr_pending + 1;
     end
   end

@@ -5,22 +5,18 @@
 // random gaps and backpressure, models the DRAM with latency, checks every
 // row and prints PASS and the throughput it measured.
 #include <fmt/format.h>
-#include <sys/wait.h>
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "hdl/emitters.h"
+#include "hdl_runner.h"
 #include "test_support.h"
 
 using namespace tpugen;
 using namespace tpugen::hdl;
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -38,25 +34,12 @@ const std::vector<Module>& movers() {
   return table;
 }
 
-using test::write_text;
-
-/// Run a shell command in `dir`, capturing stdout and stderr in dir/log.
-test::ShellRun run_in(const fs::path& dir, const std::string& cmd, const std::string& log) {
-  return test::run_shell(fmt::format("cd '{}' && ( {} )", dir.string(), cmd), dir / log);
-}
-
-/// Emit the package, the primitives and the four units into a fresh
-/// directory for one configuration.
-fs::path emit_config(const std::string& name, const ParamOverrides& params) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("tpugen_movers_{}", name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  const RtlContext ctx(test::isa_at(params), RtlOptions{});
-  write_text(dir / "tpu_pkg.sv", emit_tpu_pkg(ctx));
-  for (const auto& e : fs::directory_iterator(TPUGEN_SOURCE_DIR "/rtl"))
-    if (e.path().extension() == ".sv") fs::copy_file(e.path(), dir / e.path().filename());
-  for (const auto& m : movers()) write_text(dir / (std::string(m.name) + ".sv"), m.emit(ctx));
-  return dir;
+/// The package, the primitives and the four units of one configuration,
+/// emitted once (a test case's own: CTest runs test cases side by side).
+const test::RtlDir& emit_config(const std::string& name, const ParamOverrides& params) {
+  std::vector<test::Emitted> units;
+  for (const auto& m : movers()) units.push_back({m.name, m.emit});
+  return test::generated("movers", name, params, units);
 }
 
 std::string sources(const Module& m) {
@@ -84,22 +67,20 @@ std::string yosys_script(const Module& m, bool ram_lib) {
       reads, m.name, lib);
 }
 
-void lint_synth_compile(const fs::path& dir, const Module& m, bool ram_lib) {
-  INFO(m.name << " in " << dir.string());
-  const test::ShellRun lint = run_in(dir, fmt::format("verilator --lint-only -Wall --top-module {} {}", m.name, sources(m)),
-                          std::string(m.name) + ".lint.log");
+void lint_synth_compile(const test::RtlDir& rtl, const Module& m, bool ram_lib) {
+  INFO(m.name << " in " << rtl.dir().string());
+  const test::ShellRun lint = rtl.lint(m.name, sources(m), std::string(m.name) + ".lint.log");
   INFO(lint.output);
   CHECK(lint.code == 0);
   CHECK(lint.output.find("Warning") == std::string::npos);
 
-  write_text(dir / (std::string(m.name) + ".ys"), yosys_script(m, ram_lib));
-  const test::ShellRun synth = run_in(dir, fmt::format("yosys -q -s {}.ys", m.name), std::string(m.name) + ".yosys.log");
+  const test::ShellRun synth = rtl.synth(yosys_script(m, ram_lib), std::string(m.name) + ".yosys.log");
   INFO(synth.output);
   CHECK(synth.code == 0);
   CHECK(synth.output.find("Warning") == std::string::npos);
 
-  const test::ShellRun ivl = run_in(dir, fmt::format("iverilog -g2012 -o {0}.vvp -s {0} {1}", m.name, sources(m)),
-                         std::string(m.name) + ".iverilog.log");
+  const test::ShellRun ivl =
+      rtl.compile(m.name, sources(m), {}, std::string(m.name) + ".vvp", std::string(m.name) + ".iverilog.log");
   INFO(ivl.output);
   CHECK(ivl.code == 0);
   CHECK(ivl.output.find("arning") == std::string::npos);
@@ -124,16 +105,9 @@ std::vector<double> rates(const std::string& out) {
 /// Compile and run a testbench of tests/hdl/ against the emitted module;
 /// the simulation must say PASS, and every full-speed phase must move at
 /// least `min_rate` items a cycle.
-std::string simulate(const fs::path& dir, const Module& m, const std::string& tag,
-                     const std::vector<std::pair<std::string, std::int64_t>>& params, double min_rate = 0.9) {
-  const std::string tb = fmt::format("tb_{}", m.name);
-  std::string ps;
-  for (const auto& [k, v] : params) ps += fmt::format(" -P{}.{}={}", tb, k, v);
-  const std::string cmd = fmt::format(
-      "iverilog -g2012 -I{4}/tests/hdl -o {0}_{1}.vvp -s {0}{2} {3} {4}/tests/hdl/{0}.sv && vvp -n {0}_{1}.vvp", tb,
-      tag, ps, sources(m), TPUGEN_SOURCE_DIR);
-  const test::ShellRun r = run_in(dir, cmd, fmt::format("{}_{}.sim.log", tb, tag));
-  INFO(cmd);
+std::string simulate(const test::RtlDir& rtl, const Module& m, const std::string& tag, const test::HdlParams& params,
+                     double min_rate = 0.9) {
+  const test::ShellRun r = rtl.testbench(fmt::format("tb_{}", m.name), sources(m), params, tag, 0);
   INFO(r.output);
   CHECK(r.code == 0);
   CHECK(r.output.find("PASS") != std::string::npos);
@@ -171,9 +145,9 @@ TEST_CASE("the movers pass Verilator -Wall, Yosys synth and Icarus at every conf
       {"t4_m16_w2", {{"T", 4}, {"MAXDIM", 16}, {"DMA_WORDS", 2}}, false, false},
       {"t4_m64_w4_qd2", {{"T", 4}, {"MAXDIM", 64}, {"DMA_WORDS", 4}, {"QD", 2}}, false, false}};
   for (const auto& c : configs) {
-    const fs::path dir = emit_config(c.name, c.params);
+    const test::RtlDir& rtl = emit_config(c.name, c.params);
     for (const auto& m : movers())
-      if (c.all || std::string_view(m.name) == "tpu_dma_ld") lint_synth_compile(dir, m, c.ram_lib);
+      if (c.all || std::string_view(m.name) == "tpu_dma_ld") lint_synth_compile(rtl, m, c.ram_lib);
   }
 }
 
@@ -228,9 +202,9 @@ TEST_CASE("a unit pattern the movers do not implement is refused, naming it", "[
 }
 
 TEST_CASE("the movers simulate correctly under random gaps, backpressure and DRAM latency", "[rtl][movers][sim][hdl]") {
-  const fs::path small = emit_config("sim_t4_m16", {{"T", 4}, {"MAXDIM", 16}});
-  const fs::path wide = emit_config("sim_t8_m32_w2", {{"T", 8}, {"MAXDIM", 32}, {"DMA_WORDS", 2}, {"QD", 5}});
-  const fs::path words4 = emit_config("sim_t4_m32_w4", {{"T", 4}, {"MAXDIM", 32}, {"DMA_WORDS", 4}, {"QD", 8}});
+  const test::RtlDir& small = emit_config("sim_t4_m16", {{"T", 4}, {"MAXDIM", 16}});
+  const test::RtlDir& wide = emit_config("sim_t8_m32_w2", {{"T", 8}, {"MAXDIM", 32}, {"DMA_WORDS", 2}, {"QD", 5}});
+  const test::RtlDir& words4 = emit_config("sim_t4_m32_w4", {{"T", 4}, {"MAXDIM", 32}, {"DMA_WORDS", 4}, {"QD", 8}});
 
   simulate(small, mover("tpu_spm"), "t4", {{"T", 4}, {"SPAD_ROWS", 64}});
   simulate(wide, mover("tpu_spm"), "t8", {{"T", 8}, {"SPAD_ROWS", 128}});

@@ -30,6 +30,8 @@ module sequencer_tb #(
   parameter int ImemBeat  = 8,
   parameter int Watchdog  = 256
 );
+`include "tb_common.svh"
+`include "tb_memory.svh"
 
   localparam int NUnits  = 5;
   localparam int WordW   = tpu_pkg::WORD_W;
@@ -37,10 +39,7 @@ module sequencer_tb #(
   localparam int InstrW  = tpu_pkg::INSTR_W;
   localparam int QDepth  = 64;
   localparam int Timeout = 200000;
-
-  logic clk = 1'b0;
-  logic rst_n = 1'b0;
-  always #5 clk = ~clk;
+  localparam int ImemWords = IMEM_SIZE;
 
   // Plusargs.
   reg [8*512-1:0] image_file, log_file;
@@ -131,15 +130,11 @@ module sequencer_tb #(
   // ---------------------------------------------------------------------------
   // imem: requests queue with their due cycle; responses in order.
   // ---------------------------------------------------------------------------
-  logic [WordW-1:0] imem [IMEM_SIZE];
-  integer           q_addr [QDepth];
-  integer           q_due  [QDepth];
-  integer           q_head, q_count, cyc;
-
-  function automatic [WordW*ImemBeat-1:0] beat(input integer addr);
-    for (int k = 0; k < ImemBeat; k++)
-      beat[k*WordW +: WordW] = (addr + k < IMEM_SIZE) ? imem[addr + k] : '0;
-  endfunction
+  logic [63:0] imem [ImemWords];
+  integer      q_addr [QDepth];
+  integer      q_due  [QDepth];
+  integer      q_head, q_count;
+  `TB_IMEM_BEAT
 
   always @(posedge clk) begin
     if (!rst_n) begin
@@ -157,12 +152,12 @@ module sequencer_tb #(
         if (req_addr % ImemBeat != 0) $fatal(1, "imem request at word %0d, not a beat boundary", req_addr);
         if (q_count == QDepth) $fatal(1, "imem queue overflow");
         q_addr[(q_head + q_count) % QDepth] = req_addr;
-        q_due[(q_head + q_count) % QDepth]  = cyc + 1 + (stress ? ($unsigned($random(seed)) % 4) : 0);
+        q_due[(q_head + q_count) % QDepth]  = cycle + 1 + (stress ? ($unsigned($random(seed)) % 4) : 0);
         q_count = q_count + 1;
       end
-      if (q_count > 0 && q_due[q_head] <= cyc + 1) begin
+      if (q_count > 0 && q_due[q_head] <= cycle + 1) begin
         rsp_valid <= 1'b1;
-        rsp_data  <= beat(q_addr[q_head]);
+        rsp_data  <= imem_beat(q_addr[q_head]);
       end else begin
         rsp_valid <= 1'b0;
       end
@@ -222,8 +217,6 @@ module sequencer_tb #(
     end
   end
 
-  always @(posedge clk) cyc <= rst_n ? cyc + 1 : 0;
-
   // ---------------------------------------------------------------------------
   // Stream rules: a valid that was not taken stays up with its data.
   // ---------------------------------------------------------------------------
@@ -265,14 +258,13 @@ module sequencer_tb #(
     $readmemh(image_file, imem, 0, IMEM_SIZE - 1);
     log_fd = $fopen(log_file, "w");
     start = 1'b0;
-    cyc   = 0;
     repeat (3) @(posedge clk);
     rst_n <= 1'b1;
     for (run = 0; run < runs; run++) begin
       repeat (2) @(posedge clk);
       $fdisplay(log_fd, "RUN %0d", run);
       start     <= 1'b1;
-      start_cyc = cyc + 1;  // start_i is high in the next cycle
+      start_cyc = cycle + 1;  // start_i is high in the next cycle
       first     = -1;
       @(posedge clk);
       start <= 1'b0;
@@ -280,8 +272,8 @@ module sequencer_tb #(
       // cleared by then.
       do begin
         @(posedge clk);
-        if (first < 0 && valid != '0) first = cyc - start_cyc;
-      end while (!done && fault == tpu_pkg::FAULT_NONE && cyc - start_cyc < Timeout);
+        if (first < 0 && valid != '0) first = cycle - start_cyc;
+      end while (!done && fault == tpu_pkg::FAULT_NONE && cycle - start_cyc < Timeout);
       if (done) $fdisplay(log_fd, "DONE %0d %0d", cycles, first);
       else if (fault != tpu_pkg::FAULT_NONE)
         $fdisplay(log_fd, "FAULT %0d %0d %0d %0d", fault, fault_pc, fault_unit, cycles);

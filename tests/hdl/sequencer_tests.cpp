@@ -7,14 +7,12 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cctype>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <future>
 #include <map>
 #include <set>
 #include <sstream>
-#include <sys/wait.h>
 
 #include <fmt/format.h>
 
@@ -24,6 +22,7 @@
 #include "isa/image.h"
 #include "isa/programs.h"
 #include "hdl/emitters.h"
+#include "hdl_runner.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -37,47 +36,27 @@ struct Config {
 
 Isa isa_of(const Config& c) { return test::isa_at({{"T", c.t}, {"MAXDIM", c.maxdim}}); }
 
+/// tpu_pkg.sv, the primitives and tpu_sequencer.sv of configuration `c`,
+/// emitted once in rtl_sequencer/<use>_t<T>_m<MAXDIM> (`use`: a directory
+/// for each test case, as CTest runs them side by side).
+const test::RtlDir& sources(const Config& c, const std::string& use) {
+  return test::generated("sequencer", fmt::format("{}_t{}_m{}", use, c.t, c.maxdim), {{"T", c.t}, {"MAXDIM", c.maxdim}},
+                         {{"tpu_sequencer", hdl::emit_tpu_sequencer}});
+}
+
+/// A fresh directory for files a test writes: rtl_sequencer/<name>.
 fs::path work_dir(const std::string& name) {
-  const fs::path dir = fs::path(TPUGEN_BINARY_DIR) / "rtl_sequencer_tests" / name;
+  const fs::path dir = test::hdl_dir("sequencer", name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
 }
 
-using test::write_text;
-
-/// tpu_pkg.sv, the primitives and tpu_sequencer.sv in `dir`; the paths in
-/// compile order.
-std::vector<std::string> write_sources(const hdl::RtlContext& ctx, const fs::path& dir) {
-  std::vector<std::string> files;
-  write_text(dir / "tpu_pkg.sv", hdl::emit_tpu_pkg(ctx));
-  files.push_back((dir / "tpu_pkg.sv").string());
-  std::vector<fs::path> primitives;
-  for (const auto& e : fs::directory_iterator(TPUGEN_SOURCE_DIR "/rtl"))
-    if (e.path().extension() == ".sv") primitives.push_back(e.path());
-  std::sort(primitives.begin(), primitives.end());
-  for (const auto& p : primitives) {
-    fs::copy_file(p, dir / p.filename(), fs::copy_options::overwrite_existing);
-    files.push_back((dir / p.filename()).string());
-  }
-  write_text(dir / "tpu_sequencer.sv", hdl::emit_tpu_sequencer(ctx));
-  files.push_back((dir / "tpu_sequencer.sv").string());
-  return files;
-}
-
-std::string joined(const std::vector<std::string>& files) {
-  std::string s;
-  for (const auto& f : files) s += " " + f;
-  return s;
-}
-
-using test::run_shell;
-
 /// The sources' text without comment lines: what a tool sees.
-std::string without_comments(const std::vector<std::string>& files) {
+std::string without_comments(const test::RtlDir& rtl) {
   std::string out;
-  for (const auto& f : files) {
-    std::istringstream in(test::read_text(f));
+  for (const auto& f : rtl.files()) {
+    std::istringstream in(test::read_text((rtl.dir() / f).string()));
     for (std::string line; std::getline(in, line);) {
       const auto first = line.find_first_not_of(' ');
       if (first == std::string::npos || line.compare(first, 2, "//") != 0) out += line + "\n";
@@ -156,21 +135,25 @@ Schedule issue_schedule(const Isa& isa, const Program& program) {
 
 struct Testbench {
   Config config;
-  fs::path dir, vvp;
+  const test::RtlDir* rtl;
+  fs::path dir;  ///< where its images and logs go
+  std::string vvp;
 };
 
-Testbench build_tb(const Config& c, const std::string& name, int watchdog = 256) {
-  Testbench tb{c, work_dir(name), {}};
+/// sequencer_tb against the configuration's sources (in their directory).
+Testbench build_tb(const Config& c, const std::string& use, int watchdog = 256) {
+  const std::string tag = "sequencer_tb_wd" + std::to_string(watchdog);
+  Testbench tb{c, &sources(c, use), {}, tag + ".vvp"};
+  tb.dir = tb.rtl->dir();
   const Isa isa = isa_of(c);
   const hdl::RtlContext ctx(isa, {});
-  auto files = write_sources(ctx, tb.dir);
-  files.push_back(TPUGEN_SOURCE_DIR "/tests/hdl/sequencer_tb.sv");
-  tb.vvp = tb.dir / "tb.vvp";
-  const auto r = run_shell(fmt::format("iverilog -g2012 -s sequencer_tb -P sequencer_tb.T={} -P sequencer_tb.IMEM_SIZE={} "
-                                   "-P sequencer_tb.ImemBeat={} -P sequencer_tb.Watchdog={} -o {}{}",
-                                   c.t, isa.param("IMEM_SIZE"), ctx.options().imem_beat_words, watchdog,
-                                   tb.vvp.string(), joined(files)),
-                       tb.dir / "iverilog.log");
+  const auto r = tb.rtl->compile("sequencer_tb",
+                                 test::joined(tb.rtl->files()) + " " TPUGEN_SOURCE_DIR "/tests/hdl/sequencer_tb.sv",
+                                 {{"T", c.t},
+                                  {"IMEM_SIZE", isa.param("IMEM_SIZE")},
+                                  {"ImemBeat", ctx.options().imem_beat_words},
+                                  {"Watchdog", watchdog}},
+                                 tb.vvp, tag + "_build.log");
   INFO(r.output);
   REQUIRE(r.code == 0);
   return tb;
@@ -195,9 +178,10 @@ std::vector<RunLog> simulate(const Testbench& tb, std::vector<std::uint64_t> ima
   image.resize(static_cast<std::size_t>(isa.param("IMEM_SIZE")), 0);
   const fs::path hex = tb.dir / (name + ".hex"), log = tb.dir / (name + ".log");
   write_image_hex(hex.string(), image);
-  const auto r = run_shell(fmt::format("vvp -n {} +image={} +log={} +stress={} +seed={} +stall={} +runs={}", tb.vvp.string(),
-                                   hex.string(), log.string(), o.stress ? 1 : 0, o.seed, o.stall, o.runs),
-                       tb.dir / (name + ".vvp.log"));
+  const auto r = tb.rtl->simulate(tb.vvp,
+                                  fmt::format("+image={} +log={} +stress={} +seed={} +stall={} +runs={}", hex.string(),
+                                              log.string(), o.stress ? 1 : 0, o.seed, o.stall, o.runs),
+                                  name + ".vvp.log");
   INFO(r.output);
   REQUIRE(r.code == 0);
   std::vector<RunLog> runs;
@@ -322,21 +306,21 @@ TEST_CASE("tpu_sequencer: Verilator, Yosys and Icarus accept it at three configu
   std::vector<Job> jobs;
   std::set<std::string> synthesized;  // the sources without comments: T=4 at MAXDIM 16 and 64 are one design
   for (const Config c : {Config{4, 16}, Config{4, 64}, Config{8, 64}}) {
-    const Isa isa = isa_of(c);
-    const fs::path dir = work_dir(fmt::format("lint_t{}_m{}", c.t, c.maxdim));
-    const auto files = write_sources(hdl::RtlContext(isa, {}), dir);
+    const test::RtlDir& rtl = sources(c, "lint");
+    const std::string files = test::joined(rtl.files());
     const std::string config = fmt::format("T={} MAXDIM={}", c.t, c.maxdim);
-    auto run = [&](const char* tool, std::string cmd) {
-      jobs.push_back({config, tool, std::async(std::launch::async, [cmd, log = dir / (std::string(tool) + ".log")] {
-                        return run_shell(cmd, log);
-                      })});
+    auto run = [&](const char* tool, std::function<test::ShellRun()> f) {
+      jobs.push_back({config, tool, std::async(std::launch::async, std::move(f))});
     };
-    run("verilator", "verilator --lint-only -Wall --top-module tpu_sequencer" + joined(files));
-    run("iverilog", "iverilog -g2012 -s tpu_sequencer -o " + (dir / "seq.vvp").string() + joined(files));
-    if (synthesized.insert(without_comments(files)).second)
-      run("yosys", fmt::format("yosys -q -p 'read_verilog -sv{}; hierarchy -check -top tpu_sequencer; proc; "
-                               "check -assert; synth -top tpu_sequencer; select -assert-none t:*latch* t:*LATCH*'",
-                               joined(files)));
+    run("verilator", [&rtl, files] { return rtl.lint("tpu_sequencer", files, "verilator.log"); });
+    run("iverilog", [&rtl, files] { return rtl.compile("tpu_sequencer", files, {}, "seq.vvp", "iverilog.log"); });
+    if (synthesized.insert(without_comments(rtl)).second)
+      run("yosys", [&rtl, files] {
+        return rtl.synth(fmt::format("read_verilog -sv {}; hierarchy -check -top tpu_sequencer; proc; check -assert; "
+                                     "synth -top tpu_sequencer; select -assert-none t:*latch* t:*LATCH*",
+                                     files),
+                         "yosys.log");
+      });
   }
   CHECK(jobs.size() == 8);
   for (auto& job : jobs) {
@@ -364,7 +348,7 @@ TEST_CASE("tpu_sequencer: dispatch streams, completion and issue rate", "[rtl][s
   };
   std::map<std::int64_t, Testbench> tbs;
   for (const auto& c : cases) {
-    if (!tbs.count(c.config.t)) tbs.emplace(c.config.t, build_tb(c.config, fmt::format("sim_t{}", c.config.t)));
+    if (!tbs.count(c.config.t)) tbs.emplace(c.config.t, build_tb(c.config, "sim"));
     const Testbench& tb = tbs.at(c.config.t);
     const Isa isa = isa_of(c.config);
     const Program program = c.program(isa);
@@ -516,7 +500,7 @@ TEST_CASE("tpu_sequencer: deterministic, spec-derived, and refuses what it canno
   REQUIRE(at != std::string::npos);
   text.replace(at, from.size(), "{opcode: vadd, unit: accu, port: ar.read, kind: read, state: ar, base: ar_s1, items: nr * nr}");
   const fs::path dir = work_dir("refuse");
-  write_text(dir / "spec.yaml", text);
+  test::write_text(dir / "spec.yaml", text);
   const Spec spec = load_spec((dir / "spec.yaml").string());
   const Isa isa(spec, legal_params(spec, {}, nullptr));
   try {

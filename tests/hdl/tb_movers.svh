@@ -1,27 +1,25 @@
 // tb_movers.svh: what the data-moving units' testbenches share (Icarus -g2012).
 //
 // Include inside the testbench module after its parameters (which must
-// include Seed) and `localparam int VW`. Provides the clock and reset, the
-// cycle counter, a seeded random source, instruction words built from
-// tpu_pkg's flat instr_t layout (tpu_pkg::INSTR_*_LSB), a watchdog, and
-// macros for a valid/ready stream driver fed from a queue, an output
-// checker against a queue of expected items, and the stream rule (a stalled
-// output keeps its valid and data until the handshake).
+// include Seed) and `localparam int VW`. Provides what tb_common.svh does
+// (the clock and reset, the cycle counter, the error count, the stream
+// monitors), a seeded random source, instruction words built from
+// tpu_pkg's flat instr_t layout (tpu_pkg::INSTR_*_LSB), a watchdog, the
+// ports every unit has (the instruction stream, progress_o and idle_o) and
+// the tasks that time them, and macros for a valid/ready stream driver fed
+// from a queue, an output sink checked against a queue of expected items,
+// and a memory's in-order responses.
+
+`include "tb_common.svh"
+`include "tb_memory.svh"
 
   localparam int IW = tpu_pkg::INSTR_W;
   localparam int CW = tpu_pkg::COUNT_W;
 
-  logic clk = 1'b0;
-  logic rst_n = 1'b0;
-  always #5 clk = ~clk;
-
   integer seed = Seed;
-  int errors = 0;
   int checked = 0;  // output items compared
   int gap = 0;      // % of cycles an input stream holds back
   int bp = 0;       // % of cycles an output is not ready
-  longint cycle = 0;
-  always @(posedge clk) cycle <= cycle + 1;
 
   // A hang anywhere is a failure, not a stuck simulation.
   initial begin
@@ -64,28 +62,105 @@
     VALID <= 1'b1; \
   end
 
-// Compare an output handshake with the head of the expected queue Q (ITEM
-// is a scratch variable of the item's width).
-`define TB_EXPECT(NAME, VALID, READY, DATA, Q, ITEM) \
-  if (VALID && READY) begin \
-    if (Q.size() == 0) begin \
-      $display("FAIL: unexpected %s item %h at cycle %0d", NAME, DATA, cycle); \
-      errors++; \
+  // The ports every unit has: the instruction stream in, progress and idle out.
+  logic          instr_valid, instr_ready;
+  logic [IW-1:0] instr;
+  logic [CW-1:0] progress;
+  logic          idle;
+
+  // The program: the instructions not yet presented, and its steps so far
+  // (what progress_o must reach).
+  logic [IW-1:0] instr_q[$];
+  int steps_total = 0;
+
+// Wait for the next instruction handshake; AT = its cycle. (A macro for the
+// reason TB_RESET is one.)
+`define TB_INSTR_HANDSHAKE(AT) \
+  while (!(instr_valid && instr_ready)) @(posedge clk); \
+  AT = cycle;
+
+  // Cycles from the next instruction handshake until progress reaches `target`.
+  task automatic measure(input int target, output longint cycles);
+    longint start;
+    `TB_INSTR_HANDSHAKE(start)
+    while (progress != CW'(target)) @(posedge clk);
+    cycles = cycle - start;
+  endtask
+
+  // progress_o, three cycles from now, must be `steps`.
+  task automatic expect_progress(input string what, input int steps);
+    repeat (3) @(posedge clk);
+    if (progress !== CW'(steps)) begin
+      $display("FAIL: %s: progress %0d, expected %0d at cycle %0d", what, progress, steps, cycle);
+      errors++;
+    end
+  endtask
+
+// Wait while BUSY holds, N cycles at most (LIMIT, a longint, is set to the
+// cycle it gives up at), then three cycles more. (A macro for the reason
+// TB_RESET is one.)
+`define TB_SETTLE(BUSY, N, LIMIT) \
+  LIMIT = cycle + N; \
+  while ((BUSY) && cycle < LIMIT) @(posedge clk); \
+  repeat (3) @(posedge clk);
+
+// At the end of a phase: progress_o must count every step of the program.
+// (A macro for the reason TB_RESET is one: even a task that does not wait
+// hands its caller back behind the other processes of the time step.)
+`define TB_CHECK_PROGRESS(WHAT, STEPS) \
+  if (progress !== CW'(STEPS)) begin \
+    $display("FAIL: %s: progress %0d, expected %0d", WHAT, progress, STEPS); \
+    errors++; \
+  end
+
+// The unit's connections to those ports (the instance's first and last).
+`define TB_UNIT_IN \
+    .clk_i(clk), \
+    .rst_ni(rst_n), \
+    .clear_i(1'b0), \
+    .instr_valid_i(instr_valid), \
+    .instr_ready_o(instr_ready), \
+    .instr_i(instr)
+`define TB_UNIT_OUT \
+    .progress_o(progress), \
+    .idle_o(idle)
+
+// Drive a stream from queue Q: present the head (random gaps of `gap` %),
+// hold it until the handshake. Use inside an always @(posedge clk) block.
+`define TB_DRIVE(VALID, READY, DATA, Q) \
+  if (VALID && READY) VALID <= 1'b0; \
+  if ((!VALID || READY) && Q.size() > 0 && rnd(100) >= gap) begin \
+    DATA <= Q.pop_front(); \
+    VALID <= 1'b1; \
+  end
+
+// A process driving one stream from queue Q, idle in reset.
+`define TB_DRIVER(VALID, READY, DATA, Q) \
+  always @(posedge clk or negedge rst_n) begin \
+    if (!rst_n) begin \
+      VALID <= 1'b0; \
+      DATA <= '0; \
     end else begin \
-      ITEM = Q.pop_front(); \
-      checked++; \
-      if (ITEM !== DATA) begin \
-        $display("FAIL: %s item %h, expected %h at cycle %0d", NAME, DATA, ITEM, cycle); \
-        errors++; \
-      end \
+      `TB_DRIVE(VALID, READY, DATA, Q) \
     end \
   end
 
-// The stream rule on an output: HOLD/HELD remember a stalled item.
-`define TB_HOLD(NAME, VALID, READY, DATA, HOLD, HELD) \
-  if (HOLD && (!VALID || DATA !== HELD)) begin \
-    $display("FAIL: %s dropped or changed a stalled item at cycle %0d", NAME, cycle); \
-    errors++; \
-  end \
-  HOLD <= VALID && !READY; \
-  HELD <= DATA;
+// An output checked against the expected queue Q, under the stream rule, not
+// ready `bp` % of the cycles (HOLD/HELD/ITEM as for TB_HOLD and TB_EXPECT).
+// Use inside an always @(posedge clk) block, out of reset.
+`define TB_SINK(NAME, VALID, READY, DATA, Q, HOLD, HELD, ITEM) \
+  `TB_HOLD(NAME, VALID, READY, DATA, HOLD, HELD) \
+  `TB_EXPECT(NAME, VALID, READY, DATA, Q, ITEM) \
+  READY <= rnd(100) >= bp;
+
+// A memory's responses, in order: Q holds what is not yet presented, HEAD a
+// scratch item, DUE the cycle HEAD may be presented. The head is presented
+// once due (random gaps of `gap` %); POP is done with it as it is. Use
+// inside an always @(posedge clk) block, out of reset, after the handshake.
+`define TB_RESPOND(VALID, READY, Q, HEAD, DUE, POP) \
+  if (Q.size() > 0) HEAD = Q[0]; \
+  if ((!VALID || READY) && Q.size() > 0 && DUE <= 32'(cycle) && rnd(100) >= gap) begin \
+    HEAD = Q.pop_front(); \
+    POP; \
+    VALID <= 1'b1; \
+  end

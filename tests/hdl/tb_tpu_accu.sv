@@ -27,6 +27,7 @@ module tb_tpu_accu #(
   parameter int Seed    = 1,
   parameter bit CheckAr = 1'b1
 );
+`include "tb_common.svh"
 
   localparam int OpW  = tpu_pkg::OPERAND_BITS;
   localparam int AccW = tpu_pkg::ACC_BITS;
@@ -43,9 +44,6 @@ module tb_tpu_accu #(
   localparam int Win  = 32;  // ar rows the random programs use
   localparam int M    = 32;  // rows of the overlap pairs
   localparam int NSeg = 5;
-
-  logic clk = 1'b0, rst_n = 1'b0;
-  always #5 clk = !clk;
 
   logic            instr_valid, instr_ready, cw_valid, cw_ready, ac2sp_valid, ac2sp_ready, idle;
   logic [IW-1:0]   instr;
@@ -74,7 +72,7 @@ module tb_tpu_accu #(
   logic [IW-1:0] prog [MaxI];
   logic [AW-1:0] cws [MaxC];
   logic [VW-1:0] outs [MaxO];
-  int ni, nc, no, nsteps, errors;
+  int ni, nc, no, nsteps;
   int lim_i [1:NSeg], lim_c [1:NSeg], lim_o [1:NSeg], lim_s [1:NSeg];
   int seg;
   bit gaps;
@@ -253,44 +251,14 @@ module tb_tpu_accu #(
   // ---------------------------------------------------------------------------
   // Drivers and the sink.
   // ---------------------------------------------------------------------------
-  int ii, ci, oi, cycle;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      ii <= 0;
-      instr_valid <= 1'b0;
-      instr <= '0;
-    end else if (!instr_valid || instr_ready) begin : p_instr
-      int next;
-      next = ii + ((instr_valid && instr_ready) ? 1 : 0);
-      ii <= next;
-      instr_valid <= (next < lim_i[seg]) && (!gaps || ($urandom % 3 != 0));
-      instr <= prog[next];
-    end
-  end
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      ci <= 0;
-      cw_valid <= 1'b0;
-      cw_data <= '0;
-    end else if (!cw_valid || cw_ready) begin : p_cw
-      int next;
-      next = ci + ((cw_valid && cw_ready) ? 1 : 0);
-      ci <= next;
-      cw_valid <= (next < lim_c[seg]) && (!gaps || ($urandom % 3 != 0));
-      cw_data <= cws[next];
-    end
-  end
+  int ii, ci, oi;
+  `TB_DRIVE_INDEXED(p_instr, instr_valid, instr_ready, instr, ii, prog, lim_i[seg], (!gaps || ($urandom % 3 != 0)))
+  `TB_DRIVE_INDEXED(p_cw, cw_valid, cw_ready, cw_data, ci, cws, lim_c[seg], (!gaps || ($urandom % 3 != 0)))
   logic          held_valid;
   logic [VW-1:0] held_data;
   always @(posedge clk) begin
-    cycle <= cycle + 1;
     if (rst_n) begin
-      if (held_valid && (!ac2sp_valid || ac2sp_data != held_data)) begin
-        $display("FAIL: ac2sp dropped or changed a row before its handshake (cycle %0d)", cycle);
-        errors++;
-      end
-      held_valid <= ac2sp_valid && !ac2sp_ready;
-      held_data <= ac2sp_data;
+      `TB_HOLD("ac2sp", ac2sp_valid, ac2sp_ready, ac2sp_data, held_valid, held_data)
       if (ac2sp_valid && ac2sp_ready) begin
         if (oi >= no || ac2sp_data !== outs[oi]) begin
           if (errors < 10) $display("FAIL: ac2sp row %0d is %h, expected %h", oi, ac2sp_data, outs[oi]);
@@ -365,14 +333,13 @@ module tb_tpu_accu #(
     int seed, from;
     seed = Seed;
     seed = $urandom(seed);
-    ni = 0; nc = 0; no = 0; nsteps = 0; errors = 0; cycle = 0; seg = 1; gaps = 1'b0; seen = 0;
+    ni = 0; nc = 0; no = 0; nsteps = 0; seg = 1; gaps = 1'b0; seen = 0;
     held_valid = 1'b0; ac2sp_ready = 1'b1;
     for (int s = 1; s <= NSeg; s++) begin
       lim_i[s] = 0; lim_c[s] = 0; lim_o[s] = 0; lim_s[s] = 0;
     end
     for (int r = 0; r < NAR; r++) model[r] = 'x;
-    repeat (3) @(posedge clk);
-    rst_n = 1'b1;
+    `TB_RESET(3)
 
     directed_program();
     run_segment(1, 1'b0);
@@ -397,9 +364,8 @@ module tb_tpu_accu #(
     time_pair("mvout then mm acc=0 (same rows)", from);
     time_pair("mm acc=0 then mvout (same rows)", from + 2 * M);
 
-    if (errors == 0) $display("PASS: %0d instructions, %0d steps, %0d rows out (T=%0d NAR=%0d)", ni, nsteps, no, T, NAR);
-    else $display("FAIL: %0d errors", errors);
-    $finish;
+    tb_finish($sformatf("PASS: %0d instructions, %0d steps, %0d rows out (T=%0d NAR=%0d)", ni, nsteps, no, T, NAR),
+              "FAIL");
   end
 
 endmodule

@@ -19,6 +19,7 @@ module tb_tpu_array #(
   parameter int T    = 4,
   parameter int Seed = 1
 );
+`include "tb_common.svh"
 
   localparam int OpW    = tpu_pkg::OPERAND_BITS;
   localparam int AccW   = tpu_pkg::ACC_BITS;
@@ -32,9 +33,6 @@ module tb_tpu_array #(
   localparam int MaxRow = 3 * T + 4;    // rows of one mm at most
   localparam int MaxW   = NMm * (T + 1);
   localparam int MaxA   = NMm * MaxRow;
-
-  logic clk = 1'b0, rst_n = 1'b0;
-  always #5 clk = !clk;
 
   logic          wcol_valid, wcol_ready, acol_valid, acol_ready, cw_valid, cw_ready, idle;
   logic [VW-1:0] wcol_data, acol_data;
@@ -62,7 +60,7 @@ module tb_tpu_array #(
   logic [VW-1:0] wstream [MaxW];
   logic [VW-1:0] astream [MaxA];
   logic [AW-1:0] expect_q [MaxA];
-  int nw, na, rows_total, errors;
+  int nw, na, rows_total;
   int lim_w [1:3], lim_a [1:3];  // items before the end of each phase
 
   function automatic logic [OpW-1:0] operand();
@@ -116,52 +114,22 @@ module tb_tpu_array #(
 
   // Drivers. A source keeps valid and data until the handshake.
   int  wi, ai, oi, phase;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      wi <= 0;
-      wcol_valid <= 1'b0;
-      wcol_data <= '0;
-    end else if (!wcol_valid || wcol_ready) begin : p_wcol
-      int next, lim;
-      next = wi + ((wcol_valid && wcol_ready) ? 1 : 0);
-      lim = lim_w[phase];
-      wi <= next;
-      wcol_valid <= (next < lim) && ((phase != 2) || ($urandom % 3 != 0));
-      wcol_data <= wstream[next];
-    end
-  end
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      ai <= 0;
-      acol_valid <= 1'b0;
-      acol_data <= '0;
-    end else if (!acol_valid || acol_ready) begin : p_acol
-      int next, lim;
-      next = ai + ((acol_valid && acol_ready) ? 1 : 0);
-      lim = lim_a[phase];
-      ai <= next;
-      acol_valid <= (next < lim) && ((phase != 2) || ($urandom % 4 != 0));
-      acol_data <= astream[next];
-    end
-  end
+  `TB_DRIVE_INDEXED(p_wcol, wcol_valid, wcol_ready, wcol_data, wi, wstream, lim_w[phase],
+                    ((phase != 2) || ($urandom % 3 != 0)))
+  `TB_DRIVE_INDEXED(p_acol, acol_valid, acol_ready, acol_data, ai, astream, lim_a[phase],
+                    ((phase != 2) || ($urandom % 4 != 0)))
 
   // Sink and checks.
-  int cycle, first_out, last_out;
+  int first_out, last_out;
   logic          held_valid;
   logic [AW-1:0] held_data;
   always @(posedge clk) begin
-    cycle <= cycle + 1;
     if (rst_n) begin
-      if (held_valid && (!cw_valid || cw_data != held_data)) begin
-        $display("FAIL: cw dropped or changed a row before its handshake (cycle %0d)", cycle);
-        errors++;
-      end
       if (cw_valid && idle) begin
         $display("FAIL: idle_o with a result row pending (cycle %0d)", cycle);
         errors++;
       end
-      held_valid <= cw_valid && !cw_ready;
-      held_data <= cw_data;
+      `TB_HOLD("cw", cw_valid, cw_ready, cw_data, held_valid, held_data)
       if (cw_valid && cw_ready) begin
         if (cw_data !== expect_q[oi]) begin
           if (errors < 10) $display("FAIL: result row %0d is %h, expected %h", oi, cw_data, expect_q[oi]);
@@ -179,7 +147,7 @@ module tb_tpu_array #(
     int seed, count_slot, rows_slot, got_count, got_rows;
     seed = Seed;
     seed = $urandom(seed);
-    nw = 0; na = 0; rows_total = 0; errors = 0; phase = 1; cycle = 0;
+    nw = 0; na = 0; rows_total = 0; phase = 1;
     held_valid = 1'b0; cw_ready = 1'b1;
     // Phase 1: rows T + 1 .. 3T + 4, the first mm all -128.
     add_mm(T + 1, 1'b1);
@@ -192,8 +160,7 @@ module tb_tpu_array #(
     for (int m = 0; m < NMm3; m++) add_mm(1 + ($urandom % T), 1'b0);
     lim_w[3] = nw; lim_a[3] = na;
 
-    repeat (3) @(posedge clk);
-    rst_n = 1'b1;
+    `TB_RESET(3)
     while (oi != lim_a[1] && cycle < 40 * MaxA) @(posedge clk);
     @(posedge clk);
     if (last_out - first_out + 1 != lim_a[1]) begin
@@ -230,9 +197,7 @@ module tb_tpu_array #(
       $display("FAIL: progress mm_count %0d mm_rows %0d, expected %0d %0d", got_count, got_rows, NMm, rows_total);
       errors++;
     end
-    if (errors == 0) $display("PASS: %0d mms, %0d result rows (T=%0d)", NMm, rows_total, T);
-    else $display("FAIL: %0d errors", errors);
-    $finish;
+    tb_finish($sformatf("PASS: %0d mms, %0d result rows (T=%0d)", NMm, rows_total, T), "FAIL");
   end
 
 endmodule

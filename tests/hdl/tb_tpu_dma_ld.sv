@@ -28,18 +28,12 @@ module tb_tpu_dma_ld #(
   localparam int WPR = MAXDIM / T;
 `include "tb_movers.svh"
 
-  logic          instr_valid, instr_ready;
-  logic [IW-1:0] instr;
   logic          rd_req_valid, rd_req_ready, rd_req_sel;
   logic [31:0]   rd_req_addr;
   logic          rd_rsp_valid, rd_rsp_ready;
   logic [RW-1:0] rd_rsp_data;
-  logic          dma2sp_valid, dma2sp_ready;
-  logic [VW-1:0] dma2sp_data;
-  logic          dma2vr_valid, dma2vr_ready;
-  logic [VW-1:0] dma2vr_data;
-  logic [CW-1:0] progress;
-  logic          idle;
+  `TB_STREAM(dma2sp, VW)
+  `TB_STREAM(dma2vr, VW)
 
   tpu_dma_ld #(
     .T(T),
@@ -47,12 +41,7 @@ module tb_tpu_dma_ld #(
     .DMA_WORDS(DMA_WORDS),
     .QD(QD)
   ) u_dut (
-    .clk_i(clk),
-    .rst_ni(rst_n),
-    .clear_i(1'b0),
-    .instr_valid_i(instr_valid),
-    .instr_ready_o(instr_ready),
-    .instr_i(instr),
+    `TB_UNIT_IN,
     .dram_rd_req_valid_o(rd_req_valid),
     .dram_rd_req_ready_i(rd_req_ready),
     .dram_rd_req_sel_o(rd_req_sel),
@@ -66,18 +55,15 @@ module tb_tpu_dma_ld #(
     .dma2vr_valid_o(dma2vr_valid),
     .dma2vr_ready_i(dma2vr_ready),
     .dma2vr_data_o(dma2vr_data),
-    .progress_o(progress),
-    .idle_o(idle)
+    `TB_UNIT_OUT
   );
 
   logic [7:0] mem_a[Bytes];
   logic [7:0] mem_b[Bytes];
 
   // --- The program and the expected rows ------------------------------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] exp_sp[$];
   logic [VW-1:0] exp_vr[$];
-  int steps_total = 0;
 
   task automatic add_dma_ld(input int mode, input int row0, input int col, input int nr);
     logic [VW-1:0] row;
@@ -124,8 +110,7 @@ module tb_tpu_dma_ld #(
           $display("FAIL: read address %0d is not a multiple of DMA_WORDS*T", rd_req_addr);
           errors++;
         end
-        for (int b = 0; b < RW / 8; b++)
-          beat[8*b +: 8] = (rd_req_addr + b >= Bytes) ? 8'd0 : rd_req_sel ? mem_b[rd_req_addr + b] : mem_a[rd_req_addr + b];
+        `TB_DRAM_READ(beat, rd_req_sel, rd_req_addr)
         rsp_q.push_back({32'(cycle + Latency), beat});
         unanswered++;
         if (unanswered > QD) begin
@@ -137,26 +122,13 @@ module tb_tpu_dma_ld #(
         rd_rsp_valid <= 1'b0;
         unanswered--;
       end
-      if (rsp_q.size() > 0) rsp_head = rsp_q[0];
-      if ((!rd_rsp_valid || rd_rsp_ready) && rsp_q.size() > 0 && rsp_head[RW +: 32] <= 32'(cycle) &&
-          rnd(100) >= gap) begin
-        rsp_head = rsp_q.pop_front();
-        rd_rsp_data <= rsp_head[RW-1:0];
-        rd_rsp_valid <= 1'b1;
-      end
+      `TB_RESPOND(rd_rsp_valid, rd_rsp_ready, rsp_q, rsp_head, rsp_head[RW +: 32], rd_rsp_data <= rsp_head[RW-1:0])
       rd_req_ready <= rnd(100) >= bp;
     end
   end
 
   // --- Instructions and outputs -------------------------------------------------
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      instr_valid <= 1'b0;
-      instr <= '0;
-    end else begin
-      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
-    end
-  end
+  `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
 
   logic          sp_hold, vr_hold;
   logic [VW-1:0] sp_held, vr_held, item;
@@ -167,47 +139,30 @@ module tb_tpu_dma_ld #(
       sp_hold <= 1'b0;
       vr_hold <= 1'b0;
     end else begin
-      `TB_HOLD("dma2sp", dma2sp_valid, dma2sp_ready, dma2sp_data, sp_hold, sp_held)
-      `TB_HOLD("dma2vr", dma2vr_valid, dma2vr_ready, dma2vr_data, vr_hold, vr_held)
-      `TB_EXPECT("dma2sp", dma2sp_valid, dma2sp_ready, dma2sp_data, exp_sp, item)
-      `TB_EXPECT("dma2vr", dma2vr_valid, dma2vr_ready, dma2vr_data, exp_vr, item)
       if (dma2sp_valid && dma2vr_valid) begin
         $display("FAIL: rows on both channels at once");
         errors++;
       end
-      dma2sp_ready <= rnd(100) >= bp;
-      dma2vr_ready <= rnd(100) >= bp;
+      `TB_SINK("dma2sp", dma2sp_valid, dma2sp_ready, dma2sp_data, exp_sp, sp_hold, sp_held, item)
+      `TB_SINK("dma2vr", dma2vr_valid, dma2vr_ready, dma2vr_data, exp_vr, vr_hold, vr_held, item)
     end
   end
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 40000;
-    while ((instr_q.size() > 0 || instr_valid || exp_sp.size() > 0 || exp_vr.size() > 0 || !idle) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_sp.size() > 0 || exp_vr.size() > 0 || !idle,
+               40000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d + %0d rows left)", what, instr_q.size(), exp_sp.size(),
                exp_vr.size());
       errors++;
     end
-    if (progress !== CW'(steps_total)) begin
-      $display("FAIL: %s: progress %0d, expected %0d", what, progress, steps_total);
-      errors++;
-    end
+    `TB_CHECK_PROGRESS(what, steps_total)
     if (rsp_q.size() != 0 || rd_rsp_valid) begin
       $display("FAIL: %s: responses left over", what);
       errors++;
     end
-  endtask
-
-  task automatic measure(input int target, output longint cycles);
-    longint start;
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    start = cycle;
-    while (progress != CW'(target)) @(posedge clk);
-    cycles = cycle - start;
   endtask
 
   initial begin
@@ -217,8 +172,7 @@ module tb_tpu_dma_ld #(
       mem_a[b] = 8'($random(seed));
       mem_b[b] = 8'($random(seed));
     end
-    repeat (3) @(posedge clk);
-    rst_n = 1'b1;
+    `TB_RESET(3)
 
     gap = 30;
     bp = 40;
@@ -235,18 +189,14 @@ module tb_tpu_dma_ld #(
              DMA_WORDS, 128, cycles);
 
     add_dma_ld(2, 1, 0, 1);
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    lat = cycle;
+    `TB_INSTR_HANDSHAKE(lat)
     while (!dma2vr_valid) @(posedge clk);
     lat = cycle - lat;
     wait_done("latency");
     $display("LATENCY dma_ld: instruction handshake to first row out %0d cycles at Latency=%0d", lat, Latency);
 
-    if (errors == 0)
-      $display("PASS tb_tpu_dma_ld T=%0d MAXDIM=%0d DMA_WORDS=%0d QD=%0d Latency=%0d: %0d rows checked", T, MAXDIM,
-               DMA_WORDS, QD, Latency, checked);
-    else $display("FAIL tb_tpu_dma_ld: %0d errors", errors);
-    $finish;
+    tb_finish($sformatf("PASS tb_tpu_dma_ld T=%0d MAXDIM=%0d DMA_WORDS=%0d QD=%0d Latency=%0d: %0d rows checked", T,
+                        MAXDIM, DMA_WORDS, QD, Latency, checked), "FAIL tb_tpu_dma_ld");
   end
 
 endmodule

@@ -24,31 +24,22 @@ module tb_tpu_dma_st #(
   localparam int VW = 8 * T;
   localparam int Bytes = MAXDIM * MAXDIM;
   localparam int WPR = MAXDIM / T;
+  localparam int WW = CBeat * VW;
 `include "tb_movers.svh"
 
-  logic          instr_valid, instr_ready;
-  logic [IW-1:0] instr;
-  logic          ac2sp_valid, ac2sp_ready;
-  logic [VW-1:0] ac2sp_data;
+  `TB_STREAM(ac2sp, VW)
   logic          wr_req_valid, wr_req_ready;
   logic [31:0]   wr_req_addr;
   logic [CBeat*VW-1:0] wr_req_data;
   logic [CBeat*T-1:0]  wr_req_strb;
   logic          wr_rsp_valid, wr_rsp_ready;
-  logic [CW-1:0] progress;
-  logic          idle;
 
   tpu_dma_st #(
     .T(T),
     .MAXDIM(MAXDIM),
     .CBeat(CBeat)
   ) u_dut (
-    .clk_i(clk),
-    .rst_ni(rst_n),
-    .clear_i(1'b0),
-    .instr_valid_i(instr_valid),
-    .instr_ready_o(instr_ready),
-    .instr_i(instr),
+    `TB_UNIT_IN,
     .ac2sp_valid_i(ac2sp_valid),
     .ac2sp_ready_o(ac2sp_ready),
     .ac2sp_data_i(ac2sp_data),
@@ -59,17 +50,14 @@ module tb_tpu_dma_st #(
     .dram_wr_req_strb_o(wr_req_strb),
     .dram_wr_rsp_valid_i(wr_rsp_valid),
     .dram_wr_rsp_ready_o(wr_rsp_ready),
-    .progress_o(progress),
-    .idle_o(idle)
+    `TB_UNIT_OUT
   );
 
   logic [7:0] mem_c[Bytes];
   logic [7:0] ref_c[Bytes];
 
   // --- The program and its rows ----------------------------------------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] ac2sp_q[$];
-  int steps_total = 0;
 
   task automatic add_mvout(input int row0, input int col, input int nr);
     logic [VW-1:0] row;
@@ -118,7 +106,7 @@ module tb_tpu_dma_st #(
                    wr_req_strb);
           errors++;
         end else begin
-          for (int i = 0; i < T; i++) mem_c[int'(wr_req_addr) + slot * T + i] = wr_req_data[8*(slot*T + i) +: 8];
+          `TB_DRAM_WRITE(wr_req_addr, wr_req_data, wr_req_strb)
         end
         ack_q.push_back(32'(cycle + Latency));
       end
@@ -126,11 +114,7 @@ module tb_tpu_dma_st #(
         wr_rsp_valid <= 1'b0;
         acked++;
       end
-      if (ack_q.size() > 0) ack_head = ack_q[0];
-      if ((!wr_rsp_valid || wr_rsp_ready) && ack_q.size() > 0 && ack_head <= 32'(cycle) && rnd(100) >= gap) begin
-        ack_head = ack_q.pop_front();
-        wr_rsp_valid <= 1'b1;
-      end
+      `TB_RESPOND(wr_rsp_valid, wr_rsp_ready, ack_q, ack_head, ack_head, )
       wr_req_ready <= rnd(100) >= bp;
       if (int'(progress) > acked) begin
         $display("FAIL: progress %0d counts writes not yet acknowledged (%0d)", progress, acked);
@@ -155,10 +139,8 @@ module tb_tpu_dma_st #(
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 40000;
-    while ((instr_q.size() > 0 || instr_valid || ac2sp_q.size() > 0 || ac2sp_valid || !idle) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || ac2sp_q.size() > 0 || ac2sp_valid || !idle,
+               40000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d rows left)", what, instr_q.size(), ac2sp_q.size());
       errors++;
@@ -174,14 +156,6 @@ module tb_tpu_dma_st #(
       end else checked++;
   endtask
 
-  task automatic measure(input int target, output longint cycles);
-    longint start;
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    start = cycle;
-    while (progress != CW'(target)) @(posedge clk);
-    cycles = cycle - start;
-  endtask
-
   initial begin
     longint cycles, lat;
     int base_steps;
@@ -189,8 +163,7 @@ module tb_tpu_dma_st #(
       mem_c[b] = 8'($random(seed));
       ref_c[b] = mem_c[b];
     end
-    repeat (3) @(posedge clk);
-    rst_n = 1'b1;
+    `TB_RESET(3)
 
     gap = 30;
     bp = 40;
@@ -206,17 +179,14 @@ module tb_tpu_dma_st #(
     $display("THROUGHPUT dma_st (Latency=%0d): %0d rows acknowledged in %0d cycles", Latency, 128, cycles);
 
     add_mvout(1, 0, 1);
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    lat = cycle;
+    `TB_INSTR_HANDSHAKE(lat)
     while (!wr_req_valid) @(posedge clk);
     lat = cycle - lat;
     wait_done("latency");
     $display("LATENCY dma_st: instruction handshake to the write request %0d cycles (row waiting)", lat);
 
-    if (errors == 0)
-      $display("PASS tb_tpu_dma_st T=%0d MAXDIM=%0d Latency=%0d: %0d bytes checked", T, MAXDIM, Latency, checked);
-    else $display("FAIL tb_tpu_dma_st: %0d errors", errors);
-    $finish;
+    tb_finish($sformatf("PASS tb_tpu_dma_st T=%0d MAXDIM=%0d Latency=%0d: %0d bytes checked", T, MAXDIM, Latency,
+                        checked), "FAIL tb_tpu_dma_st");
   end
 
 endmodule

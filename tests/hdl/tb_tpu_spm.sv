@@ -30,28 +30,16 @@ module tb_tpu_spm #(
   localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
-  logic          instr_valid, instr_ready;
-  logic [IW-1:0] instr;
-  logic          dma2sp_valid, dma2sp_ready;
-  logic [VW-1:0] dma2sp_data;
-  logic          sp2vr_valid, sp2vr_ready;
-  logic [VW-1:0] sp2vr_data;
-  logic          wcol_valid, wcol_ready;
-  logic [VW-1:0] wcol_data;
-  logic [CW-1:0] progress;
-  logic          idle;
+  `TB_STREAM(dma2sp, VW)
+  `TB_STREAM(sp2vr, VW)
+  `TB_STREAM(wcol, VW)
 
   tpu_spm #(
     .T(T),
     .SPAD_ROWS(SPAD_ROWS),
     .QD(QD)
   ) u_dut (
-    .clk_i(clk),
-    .rst_ni(rst_n),
-    .clear_i(1'b0),
-    .instr_valid_i(instr_valid),
-    .instr_ready_o(instr_ready),
-    .instr_i(instr),
+    `TB_UNIT_IN,
     .dma2sp_valid_i(dma2sp_valid),
     .dma2sp_ready_o(dma2sp_ready),
     .dma2sp_data_i(dma2sp_data),
@@ -61,17 +49,14 @@ module tb_tpu_spm #(
     .wcol_valid_o(wcol_valid),
     .wcol_ready_i(wcol_ready),
     .wcol_data_o(wcol_data),
-    .progress_o(progress),
-    .idle_o(idle)
+    `TB_UNIT_OUT
   );
 
   // --- The program, its input rows and the expected outputs ---------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] dma2sp_q[$];
   logic [VW-1:0] exp_sp2vr[$];
   logic [VW-1:0] exp_wcol[$];
   logic [VW-1:0] shadow[SPAD_ROWS];
-  int steps_total = 0;
   int last_row0 = 0, last_nr = 1;
 
   task automatic add_dma_ld(input int dst, input int nr);
@@ -132,14 +117,7 @@ module tb_tpu_spm #(
   endtask
 
   // --- Drivers and monitors -------------------------------------------------
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      instr_valid <= 1'b0;
-      instr <= '0;
-    end else begin
-      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
-    end
-  end
+  `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
 
   logic hold_dma = 1'b0;  // present no new dma2sp row
   always @(posedge clk or negedge rst_n) begin
@@ -162,32 +140,22 @@ module tb_tpu_spm #(
       sp2vr_hold <= 1'b0;
       wcol_hold <= 1'b0;
     end else begin
-      `TB_HOLD("sp2vr", sp2vr_valid, sp2vr_ready, sp2vr_data, sp2vr_hold, sp2vr_held)
-      `TB_HOLD("wcol", wcol_valid, wcol_ready, wcol_data, wcol_hold, wcol_held)
-      `TB_EXPECT("sp2vr", sp2vr_valid, sp2vr_ready, sp2vr_data, exp_sp2vr, item)
-      `TB_EXPECT("wcol", wcol_valid, wcol_ready, wcol_data, exp_wcol, item)
-      sp2vr_ready <= rnd(100) >= bp;
-      wcol_ready <= rnd(100) >= bp;
+      `TB_SINK("sp2vr", sp2vr_valid, sp2vr_ready, sp2vr_data, exp_sp2vr, sp2vr_hold, sp2vr_held, item)
+      `TB_SINK("wcol", wcol_valid, wcol_ready, wcol_data, exp_wcol, wcol_hold, wcol_held, item)
     end
   end
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 20000;
-    while ((instr_q.size() > 0 || instr_valid || exp_sp2vr.size() > 0 || exp_wcol.size() > 0 || !idle ||
-            dma2sp_q.size() > 0) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_sp2vr.size() > 0 || exp_wcol.size() > 0 || !idle ||
+               dma2sp_q.size() > 0, 20000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d sp2vr and %0d wcol rows left)", what,
                instr_q.size(), exp_sp2vr.size(), exp_wcol.size());
       errors++;
     end
-    if (progress !== CW'(steps_total)) begin
-      $display("FAIL: %s: progress %0d, expected %0d", what, progress, steps_total);
-      errors++;
-    end
+    `TB_CHECK_PROGRESS(what, steps_total)
     if (!idle) begin
       $display("FAIL: %s: not idle at the end", what);
       errors++;
@@ -205,28 +173,10 @@ module tb_tpu_spm #(
     end
   endtask
 
-  task automatic expect_progress(input string what, input int steps);
-    repeat (3) @(posedge clk);
-    if (progress !== CW'(steps)) begin
-      $display("FAIL: %s: progress %0d, expected %0d at cycle %0d", what, progress, steps, cycle);
-      errors++;
-    end
-  endtask
-
-  // Cycles from the first instruction handshake until progress reaches `target`.
-  task automatic measure(input string what, input int target, output longint cycles);
-    longint start;
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    start = cycle;
-    while (progress != CW'(target)) @(posedge clk);
-    cycles = cycle - start;
-  endtask
-
   // Cycles from an instruction's handshake to its first output item.
   task automatic latency(input logic is_mm, output longint cycles);
     longint start;
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    start = cycle;
+    `TB_INSTR_HANDSHAKE(start)
     while (!(is_mm ? wcol_valid : sp2vr_valid)) @(posedge clk);
     cycles = cycle - start;
   endtask
@@ -235,8 +185,7 @@ module tb_tpu_spm #(
     longint cycles, lat_vld, lat_mm;
     int base_steps;
     for (int r = 0; r < SPAD_ROWS; r++) shadow[r] = '0;
-    repeat (3) @(posedge clk);
-    rst_n = 1'b1;
+    `TB_RESET(3)
 
     // Phase 1: fill spad, then a random program under gaps and backpressure.
     gap = 30;
@@ -250,19 +199,19 @@ module tb_tpu_spm #(
     bp = 0;
     base_steps = steps_total;
     for (int i = 0; i < 4; i++) add_dma_ld(8 * i, 16);
-    measure("dma_ld", base_steps + 64, cycles);
+    measure(base_steps + 64, cycles);
     wait_done("dma_ld burst");
     $display("THROUGHPUT spm dma_ld (writes): %0d rows in %0d cycles", 64, cycles);
 
     base_steps = steps_total;
     for (int i = 0; i < 4; i++) add_vld(4 * i, 16);
-    measure("vld", base_steps + 64, cycles);
+    measure(base_steps + 64, cycles);
     wait_done("vld burst");
     $display("THROUGHPUT spm vld (reads): %0d rows in %0d cycles", 64, cycles);
 
     base_steps = steps_total;
     for (int i = 0; i < 8; i++) add_mm(T * i % (SPAD_ROWS - T), 16);
-    measure("mm", base_steps + 8 * (T + 1), cycles);
+    measure(base_steps + 8 * (T + 1), cycles);
     wait_done("mm burst");
     $display("THROUGHPUT spm mm (header + T rows each): %0d items in %0d cycles", 8 * (T + 1), cycles);
 
@@ -272,7 +221,7 @@ module tb_tpu_spm #(
       add_vld(0, 8);
       add_mm(0, 8);
     end
-    measure("mixed", base_steps + 4 * (16 + T + 1), cycles);
+    measure(base_steps + 4 * (16 + T + 1), cycles);
     wait_done("mixed burst");
     $display("THROUGHPUT spm dma_ld/vld/mm mix: %0d steps in %0d cycles", 4 * (16 + T + 1), cycles);
 
@@ -328,9 +277,8 @@ module tb_tpu_spm #(
     $display("LATENCY spm: instruction handshake to first sp2vr row %0d cycles, to the wcol header %0d cycles",
              lat_vld, lat_mm);
 
-    if (errors == 0) $display("PASS tb_tpu_spm T=%0d SPAD_ROWS=%0d: %0d items checked", T, SPAD_ROWS, checked);
-    else $display("FAIL tb_tpu_spm: %0d errors", errors);
-    $finish;
+    tb_finish($sformatf("PASS tb_tpu_spm T=%0d SPAD_ROWS=%0d: %0d items checked", T, SPAD_ROWS, checked),
+              "FAIL tb_tpu_spm");
   end
 
 endmodule

@@ -26,28 +26,16 @@ module tb_tpu_vru #(
   localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
-  logic          instr_valid, instr_ready;
-  logic [IW-1:0] instr;
-  logic          dma2vr_valid, dma2vr_ready;
-  logic [VW-1:0] dma2vr_data;
-  logic          sp2vr_valid, sp2vr_ready;
-  logic [VW-1:0] sp2vr_data;
-  logic          acol_valid, acol_ready;
-  logic [VW-1:0] acol_data;
-  logic [CW-1:0] progress;
-  logic          idle;
+  `TB_STREAM(dma2vr, VW)
+  `TB_STREAM(sp2vr, VW)
+  `TB_STREAM(acol, VW)
 
   tpu_vru #(
     .T(T),
     .NVR(NVR),
     .QD(QD)
   ) u_dut (
-    .clk_i(clk),
-    .rst_ni(rst_n),
-    .clear_i(1'b0),
-    .instr_valid_i(instr_valid),
-    .instr_ready_o(instr_ready),
-    .instr_i(instr),
+    `TB_UNIT_IN,
     .dma2vr_valid_i(dma2vr_valid),
     .dma2vr_ready_o(dma2vr_ready),
     .dma2vr_data_i(dma2vr_data),
@@ -57,17 +45,14 @@ module tb_tpu_vru #(
     .acol_valid_o(acol_valid),
     .acol_ready_i(acol_ready),
     .acol_data_o(acol_data),
-    .progress_o(progress),
-    .idle_o(idle)
+    `TB_UNIT_OUT
   );
 
   // --- The program, its input rows and the expected outputs ---------------
-  logic [IW-1:0] instr_q[$];
   logic [VW-1:0] dma2vr_q[$];
   logic [VW-1:0] sp2vr_q[$];
   logic [VW-1:0] exp_acol[$];
   logic [VW-1:0] shadow[NVR];
-  int steps_total = 0;
   int last_row0 = 0, last_nr = 1;
 
   // A write of nr rows at dst: from dma2vr (dma_ld, mode 2 or 3) or sp2vr (vld).
@@ -150,53 +135,28 @@ module tb_tpu_vru #(
       acol_ready <= 1'b0;
       acol_hold <= 1'b0;
     end else begin
-      `TB_HOLD("acol", acol_valid, acol_ready, acol_data, acol_hold, acol_held)
-      `TB_EXPECT("acol", acol_valid, acol_ready, acol_data, exp_acol, item)
-      acol_ready <= rnd(100) >= bp;
+      `TB_SINK("acol", acol_valid, acol_ready, acol_data, exp_acol, acol_hold, acol_held, item)
     end
   end
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
     longint limit;
-    limit = cycle + 20000;
-    while ((instr_q.size() > 0 || instr_valid || exp_acol.size() > 0 || !idle || dma2vr_q.size() > 0 ||
-            sp2vr_q.size() > 0) && cycle < limit)
-      @(posedge clk);
-    repeat (3) @(posedge clk);
+    `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_acol.size() > 0 || !idle || dma2vr_q.size() > 0 ||
+               sp2vr_q.size() > 0, 20000, limit)
     if (cycle >= limit) begin
       $display("FAIL: %s did not finish (%0d instructions, %0d acol rows left)", what, instr_q.size(),
                exp_acol.size());
       errors++;
     end
-    if (progress !== CW'(steps_total)) begin
-      $display("FAIL: %s: progress %0d, expected %0d", what, progress, steps_total);
-      errors++;
-    end
-  endtask
-
-  task automatic expect_progress(input string what, input int steps);
-    repeat (3) @(posedge clk);
-    if (progress !== CW'(steps)) begin
-      $display("FAIL: %s: progress %0d, expected %0d at cycle %0d", what, progress, steps, cycle);
-      errors++;
-    end
-  endtask
-
-  task automatic measure(input int target, output longint cycles);
-    longint start;
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    start = cycle;
-    while (progress != CW'(target)) @(posedge clk);
-    cycles = cycle - start;
+    `TB_CHECK_PROGRESS(what, steps_total)
   endtask
 
   initial begin
     longint cycles, lat;
     int base_steps;
     for (int r = 0; r < NVR; r++) shadow[r] = '0;
-    repeat (3) @(posedge clk);
-    rst_n = 1'b1;
+    `TB_RESET(3)
 
     gap = 30;
     bp = 40;
@@ -266,16 +226,13 @@ module tb_tpu_vru #(
     wait_done("write after read");
 
     add_mm(3, 1);
-    while (!(instr_valid && instr_ready)) @(posedge clk);
-    lat = cycle;
+    `TB_INSTR_HANDSHAKE(lat)
     while (!acol_valid) @(posedge clk);
     lat = cycle - lat;
     wait_done("mm latency");
     $display("LATENCY vru: instruction handshake to first acol row %0d cycles", lat);
 
-    if (errors == 0) $display("PASS tb_tpu_vru T=%0d NVR=%0d: %0d rows checked", T, NVR, checked);
-    else $display("FAIL tb_tpu_vru: %0d errors", errors);
-    $finish;
+    tb_finish($sformatf("PASS tb_tpu_vru T=%0d NVR=%0d: %0d rows checked", T, NVR, checked), "FAIL tb_tpu_vru");
   end
 
 endmodule

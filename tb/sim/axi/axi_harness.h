@@ -19,7 +19,6 @@
 
 #include <verilated.h>
 
-#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -36,15 +35,18 @@
 namespace tpusim::sim {
 
 template <typename Top>
-class AxiHarness {
+class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
   using M = sim_config::MasterPins;
   using L = sim_config::ControlPins;
+  using Base = HarnessBase<AxiHarness<Top>, Top>;
+  friend Base;
+  using Base::half;
+  using Base::top_;
 
  public:
   AxiHarness(const Options& o, VerilatedContext& ctx)
-      : opt_(o),
-        ctx_(ctx),
-        top_(ctx, [](Top& t) -> CData& { return t.ap_clk; }, o.trace),
+      : Base(
+            o, ctx, [](Top& t) -> CData& { return t.ap_clk; }, [](Top& t) -> CData& { return t.ap_rst_n; }),
         mem_(sim_config::kAxiDataBytes, memory_timing(o), o.seed * 5 + 1, "m_axi"),
         checker_(sim_config::kAxiDataBytes, checker_config()),
         host_(host_timing(o), o.seed * 5 + 2, "s_axi_control"),
@@ -56,34 +58,8 @@ class AxiHarness {
   AxiHarness(const AxiHarness&) = delete;
   AxiHarness& operator=(const AxiHarness&) = delete;
 
-  /// Reset, then opt_.runs runs, each started by the host as soon as it has
-  /// read the previous run's status. The outcome is the last run's, or the
-  /// first that did not reach done.
-  Outcome run() {
-    reset();
-#if VM_COVERAGE
-    ctx_.coveragep()->zero();
-#endif
-    const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t cycle = 0;
-    Outcome out;
-    std::vector<std::uint64_t> run_cycles;
-    for (unsigned r = 0; r < opt_.runs; ++r) {
-      out = run_once(cycle, r == 0);
-      run_cycles.push_back(out.cycles);
-      if (out.status != "done") break;
-      out.runs_done = r + 1;
-    }
-    if (out.status == "done") {
-      checker_.finish(cycle);
-      host_.finish(cycle);
-      if (has_errors()) out.status = "protocol_error";
-    }
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.total_cycles = cycle;
-    out.run_cycles = std::move(run_cycles);
-    return out;
-  }
+  // run() (HarnessBase): reset, then opt_.runs runs, each started by the
+  // host as soon as it has read the previous run's status.
 
   [[nodiscard]] bool has_errors() const {
     return !checker_.errors().empty() || !mem_.errors().empty() || !host_.errors().empty() || !own_errors_.empty();
@@ -112,7 +88,6 @@ class AxiHarness {
   }
 
  private:
-  static constexpr unsigned kResetCycles = 5;
   // Where the regions go: above 4 GB, each in its own 1 MB window.
   static constexpr std::uint64_t kWindow = std::uint64_t{1} << 20;
   static constexpr std::uint64_t kFirstWindow = std::uint64_t{1} << 32;
@@ -174,21 +149,17 @@ class AxiHarness {
     mem_.map("C", regions_[3].base, read_matrix(o.c), true);
   }
 
-  void half(bool clk) { top_.half(clk); }
-
-  void reset() {
+  /// The inputs during reset: the memory and the host idle.
+  void drive_idle() {
     drive_slave(mem_idle_);
     drive_host(host_idle_);
-    top_->ap_rst_n = 0;
-    for (unsigned i = 0; i < kResetCycles; ++i) {
-      half(false);
-      half(true);
-    }
-    top_->ap_rst_n = 1;
-    for (unsigned i = 0; i < 2; ++i) {
-      half(false);
-      half(true);
-    }
+  }
+
+  /// After the last run, if it reached done: nothing may be left pending.
+  void finish_runs(std::uint64_t cycle, Outcome& out) {
+    checker_.finish(cycle);
+    host_.finish(cycle);
+    if (has_errors()) out.status = "protocol_error";
   }
 
   /// The host program of one run, then the run: its cycles count from the
@@ -207,40 +178,35 @@ class AxiHarness {
     host_.write(sim_config::reg::ap_start.offset, bit(sim_config::reg::ap_start));
     enum class Phase { Starting, Running, Clearing, Reading } phase = Phase::Starting;
     tpusim::AxiLiteHost::Ticket isr = 0, ctrl = 0, status = 0, fault = 0, cycles = 0;
-    bool ended = false;
     std::uint64_t started = begin;
-    for (;; ++cycle) {
-      step(cycle);
-      if (has_errors()) {
-        out.status = "protocol_error";
-        break;
-      }
-      if (cycle + 1 - begin >= opt_.max_cycles || ctx_.gotFinish()) break;
-      if (phase == Phase::Starting && host_.idle()) {
-        phase = Phase::Running;
-        started = cycle;  // the run counts from ap_start, not the register set-up before it
-      }
-      if (phase == Phase::Running && M::interrupt(*top_)) {
-        ++interrupts_;
-        isr = host_.read(sim_config::reg::isr_done.offset);
-        phase = Phase::Clearing;
-      } else if (phase == Phase::Clearing && host_.done(isr)) {
-        const std::uint32_t v = host_.value(isr);
-        host_.write(sim_config::reg::isr_done.offset, v);  // toggle-on-write: clears what was read
-        if (field(v, sim_config::reg::isr_done)) {
-          ctrl = host_.read(sim_config::reg::ap_done.offset);
-          status = host_.read(sim_config::reg::fault.offset);
-          fault = host_.read(sim_config::reg::fault_pc.offset);
-          cycles = host_.read(sim_config::reg::cycles.offset);
-          phase = Phase::Reading;
-        } else {
-          phase = Phase::Running;  // ap_ready: the start was taken; wait for ap_done
-        }
-      } else if (phase == Phase::Reading && host_.idle()) {
-        ended = true;
-        break;
-      }
-    }
+    const bool ended = this->clock_run(
+        cycle, begin, out, [&](std::uint64_t c) { step(c); }, [](std::uint64_t) { return false; },
+        [&](std::uint64_t c) {
+          if (phase == Phase::Starting && host_.idle()) {
+            phase = Phase::Running;
+            started = c;  // the run counts from ap_start, not the register set-up before it
+          }
+          if (phase == Phase::Running && M::interrupt(*top_)) {
+            ++interrupts_;
+            isr = host_.read(sim_config::reg::isr_done.offset);
+            phase = Phase::Clearing;
+          } else if (phase == Phase::Clearing && host_.done(isr)) {
+            const std::uint32_t v = host_.value(isr);
+            host_.write(sim_config::reg::isr_done.offset, v);  // toggle-on-write: clears what was read
+            if (field(v, sim_config::reg::isr_done)) {
+              ctrl = host_.read(sim_config::reg::ap_done.offset);
+              status = host_.read(sim_config::reg::fault.offset);
+              fault = host_.read(sim_config::reg::fault_pc.offset);
+              cycles = host_.read(sim_config::reg::cycles.offset);
+              phase = Phase::Reading;
+            } else {
+              phase = Phase::Running;  // ap_ready: the start was taken; wait for ap_done
+            }
+          } else if (phase == Phase::Reading && host_.idle()) {
+            return true;
+          }
+          return false;
+        });
     out.cycles = cycle + 1 - started;
     ++cycle;
     if (!ended) return out;
@@ -368,9 +334,6 @@ class AxiHarness {
   static std::uint64_t field(std::uint32_t v, const sim_config::Field& f) {
     return (v >> f.lsb) & ((std::uint64_t{1} << f.width) - 1);
   }
-  const Options& opt_;
-  VerilatedContext& ctx_;
-  SimTop<Top> top_;
   tpusim::AxiMemory mem_;
   tpusim::AxiChecker checker_;
   tpusim::AxiLiteHost host_;

@@ -7,7 +7,6 @@
 
 #include <verilated.h>
 
-#include <chrono>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -20,65 +19,44 @@
 namespace tpusim::sim {
 
 template <typename Top>
-class CoreHarness {
+class CoreHarness : public HarnessBase<CoreHarness<Top>, Top> {
+  using Base = HarnessBase<CoreHarness<Top>, Top>;
+  friend Base;
+  using Base::half;
+  using Base::top_;
+
  public:
   CoreHarness(const Options& o, VerilatedContext& ctx)
-      : opt_(o),
-        ctx_(ctx),
-        top_(ctx, [](Top& t) -> CData& { return t.clk_i; }, o.trace),
+      : Base(
+            o, ctx, [](Top& t) -> CData& { return t.clk_i; }, [](Top& t) -> CData& { return t.rst_ni; }),
         imem_(read_hex_image(o.image), sim_config::kImemBeat, sim_config::kImemSize, timing(o), o.seed * 3 + 1),
         rd_(read_matrix(o.a), read_matrix(o.b), sim_config::kReadBeatBytes, timing(o), o.seed * 3 + 2),
         wr_(read_matrix(o.c), sim_config::kWriteBeatBytes, timing(o), o.seed * 3 + 3),
         junk_(o.seed ^ 0x9e3779b97f4a7c15ULL) {
   }
 
-  /// Reset, then opt_.runs runs back to back (each start in the cycle after
-  /// the previous done_o); the outcome is the last run's, or the first that
-  /// did not reach done.
-  Outcome run() {
-    reset();
-#if VM_COVERAGE
-    // Count what the runs exercise, not the random initial state settling
-    // through reset (every bit of it would count as toggled).
-    ctx_.coveragep()->zero();
-#endif
-    const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t cycle = 0;
-    Outcome out;
-    std::vector<std::uint64_t> run_cycles;
-    for (unsigned r = 0; r < opt_.runs; ++r) {
-      out = run_once(cycle);
-      run_cycles.push_back(out.cycles);
-      if (out.status != "done") break;
-      out.runs_done = r + 1;
-    }
-    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    out.total_cycles = cycle;
-    out.run_cycles = std::move(run_cycles);
-    return out;
-  }
+  // run() (HarnessBase): reset, then opt_.runs runs back to back, each start
+  // in the cycle after the previous done_o.
 
   /// One run from a start pulse in `cycle`; `cycle` advances past its end.
-  Outcome run_once(std::uint64_t& cycle) {
+  Outcome run_once(std::uint64_t& cycle, bool /*first run*/ = true) {
     Outcome out;
     const std::uint64_t first = cycle;
-    for (;; ++cycle) {
-      step(cycle, cycle == first);
-      if (top_->done_o) {
-        out.status = "done";
-        check_drained(cycle);
-        break;
-      }
-      if (top_->fault_o != 0) {
-        out.status = "fault";
-        break;
-      }
-      if (has_errors()) {
-        out.status = "protocol_error";
-        break;
-      }
-      if (cycle + 1 - first >= opt_.max_cycles || ctx_.gotFinish()) break;
-    }
+    this->clock_run(
+        cycle, first, out, [&](std::uint64_t c) { step(c, c == first); },
+        [&](std::uint64_t c) {
+          if (top_->done_o) {
+            out.status = "done";
+            check_drained(c);
+            return true;
+          }
+          if (top_->fault_o != 0) {
+            out.status = "fault";
+            return true;
+          }
+          return false;
+        },
+        [](std::uint64_t) { return false; });
     out.cycles = cycle + 1 - first;
     ++cycle;
     if (out.status == "done" && has_errors()) out.status = "protocol_error";
@@ -109,8 +87,6 @@ class CoreHarness {
   }
 
  private:
-  static constexpr unsigned kResetCycles = 5;
-
   template <typename P>
   static void port_json(std::ostream& j, const P& port, bool last) {
     const auto& s = port.stats();
@@ -126,8 +102,7 @@ class CoreHarness {
     return t;
   }
 
-  void half(bool clk) { top_.half(clk); }
-
+  /// The inputs during reset: no start, nothing ready or valid, noise on the data.
   void drive_idle() {
     top_->start_i = 0;
     top_->imem_req_ready_i = 0;
@@ -140,20 +115,6 @@ class CoreHarness {
     set_bytes(top_->imem_rsp_data_i, beat.data(), beat.size());
     const auto& rd = noise(junk_, rd_noise_, sim_config::kReadBeatBytes);
     set_bytes(top_->dram_rd_rsp_data_i, rd.data(), rd.size());
-  }
-
-  void reset() {
-    drive_idle();
-    top_->rst_ni = 0;
-    for (unsigned i = 0; i < kResetCycles; ++i) {
-      half(false);
-      half(true);
-    }
-    top_->rst_ni = 1;
-    for (unsigned i = 0; i < 2; ++i) {
-      half(false);
-      half(true);
-    }
   }
 
   /// One clock cycle: the memories drive, the core settles, the handshakes
@@ -227,9 +188,6 @@ class CoreHarness {
     return out;
   }
 
-  const Options& opt_;
-  VerilatedContext& ctx_;
-  SimTop<Top> top_;
   tpusim::ImemModel imem_;
   tpusim::OperandReadModel rd_;
   tpusim::CWriteModel wr_;

@@ -1,8 +1,11 @@
 /// @file sim_top.h
 /// @brief The Verilated model of a top as both harnesses of tpu_sim hold it:
 /// built in a context, an optional FST trace, and half clock cycles on the
-/// top's clock port (clk_i for tpu_top, ap_clk for tpu_axi_top). Compiled by
-/// Verilator's build only (tb/sim/harness/sim_main.cpp).
+/// top's clock port (clk_i for tpu_top, ap_clk for tpu_axi_top); and what
+/// both harnesses do with it (HarnessBase): the reset, the runs back to
+/// back, and the clock loop of a run with its watchdog (max cycles) and the
+/// protocol checks. Compiled by Verilator's build only
+/// (tb/sim/harness/sim_main.cpp).
 #pragma once
 
 #include <verilated.h>
@@ -10,8 +13,14 @@
 #include <verilated_fst_c.h>
 #endif
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/harness/sim_common.h"
 
 namespace tpusim::sim {
 
@@ -68,6 +77,106 @@ class SimTop {
 #if VM_TRACE_FST
   std::unique_ptr<VerilatedFstC> trace_;
 #endif
+};
+
+/// The part of a harness that is not about its top's ports: the top itself,
+/// the reset, opt.runs runs back to back and the clock loop of one run.
+/// `Derived` (CRTP) provides
+///   void drive_idle();                                    the inputs during reset
+///   Outcome run_once(std::uint64_t& cycle, bool first);   one run from `cycle`,
+///                                                         which it leaves past the run
+///   bool has_errors() const;                              a protocol error so far
+/// and may provide
+///   void finish_runs(std::uint64_t cycle, Outcome& out);  after the last run, if done
+template <typename Derived, typename Top>
+class HarnessBase {
+ public:
+  using Port = typename SimTop<Top>::ClockPort;
+
+  HarnessBase(const HarnessBase&) = delete;
+  HarnessBase& operator=(const HarnessBase&) = delete;
+
+  /// Reset, then opt_.runs runs back to back; the outcome is the last run's,
+  /// or the first that did not reach done.
+  Outcome run() {
+    reset();
+#if VM_COVERAGE
+    // Count what the runs exercise, not the random initial state settling
+    // through reset (every bit of it would count as toggled).
+    ctx_.coveragep()->zero();
+#endif
+    const auto t0 = std::chrono::steady_clock::now();
+    std::uint64_t cycle = 0;
+    Outcome out;
+    std::vector<std::uint64_t> run_cycles;
+    for (unsigned r = 0; r < opt_.runs; ++r) {
+      out = self().run_once(cycle, r == 0);
+      run_cycles.push_back(out.cycles);
+      if (out.status != "done") break;
+      out.runs_done = r + 1;
+    }
+    if (out.status == "done") self().finish_runs(cycle, out);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    out.total_cycles = cycle;
+    out.run_cycles = std::move(run_cycles);
+    return out;
+  }
+
+ protected:
+  /// `clock` and `reset` name the top's clock and active-low reset ports.
+  HarnessBase(const Options& o, VerilatedContext& ctx, Port clock, Port reset)
+      : opt_(o), ctx_(ctx), top_(ctx, clock, o.trace), reset_(reset) {}
+  ~HarnessBase() = default;
+
+  void finish_runs(std::uint64_t /*cycle*/, Outcome& /*out*/) {}
+
+  void half(bool clk) { top_.half(clk); }
+
+  /// The inputs idle, reset low for kResetCycles cycles, then two cycles out of reset.
+  void reset() {
+    self().drive_idle();
+    reset_(*top_) = 0;
+    for (unsigned i = 0; i < kResetCycles; ++i) {
+      half(false);
+      half(true);
+    }
+    reset_(*top_) = 1;
+    for (unsigned i = 0; i < 2; ++i) {
+      half(false);
+      half(true);
+    }
+  }
+
+  /// The clock loop of one run that began in cycle `begin` (`cycle` is
+  /// `begin` on entry, the run's last cycle on return). Each cycle:
+  /// `step(cycle)` clocks it; `stop(cycle)` may end the run; then a protocol
+  /// error ends it (status protocol_error), and so do opt_.max_cycles cycles
+  /// or $finish (status as it was); then `next(cycle)` may end it. Returns
+  /// whether `stop` or `next` ended the run.
+  template <typename Step, typename Stop, typename Next>
+  bool clock_run(std::uint64_t& cycle, std::uint64_t begin, Outcome& out, Step&& step, Stop&& stop, Next&& next) {
+    for (;; ++cycle) {
+      step(cycle);
+      if (stop(cycle)) return true;
+      if (self().has_errors()) {
+        out.status = "protocol_error";
+        return false;
+      }
+      if (cycle + 1 - begin >= opt_.max_cycles || ctx_.gotFinish()) return false;
+      if (next(cycle)) return true;
+    }
+  }
+
+  static constexpr unsigned kResetCycles = 5;
+
+  const Options& opt_;
+  VerilatedContext& ctx_;
+  SimTop<Top> top_;
+
+ private:
+  Derived& self() { return static_cast<Derived&>(*this); }
+
+  Port reset_;
 };
 
 }  // namespace tpusim::sim
