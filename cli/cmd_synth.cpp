@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "hdl/generate.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
 #include "synth/synth_flow.h"
 
 namespace tpugen::cli {

@@ -7,7 +7,7 @@
 
 #include "hdl/emitters.h"
 #include "hdl/injected_bugs.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
 
 namespace tpugen::hdl {
 

@@ -8,8 +8,8 @@
 #include <set>
 #include <sstream>
 
-#include "spec/diag.h"
-#include "spec/file_io.h"
+#include "util/diag.h"
+#include "util/file_io.h"
 #include "synth/template.h"
 
 namespace tpugen::synth {
@@ -635,9 +635,9 @@ FlowResult run_flow(const FlowOptions& o) {
   std::error_code ec;
   fs::create_directories(p.file("gates"), ec);
   if (ec) throw Error("synth.io", fmt::format("cannot create '{}': {}", p.out.string(), ec.message()));
-  r.yosys_version = version_line({yosys.string(), "-V"}, p.file("gates/version.txt"));
+  r.yosys_version = version_line({yosys.string(), "-V"});
   if (o.target == Target::Ice40)
-    r.nextpnr_version = version_line({locate(o.nextpnr).string(), "--version"}, p.file("gates/version.txt"));
+    r.nextpnr_version = version_line({locate(o.nextpnr).string(), "--version"});
 
   // The sources, in compile order, as the output directory's files.f.
   const auto sources = read_filelist(o.rtl_dir / "files.f");

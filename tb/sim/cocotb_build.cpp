@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "sim/rtl_engine.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
 
 namespace tpugen::sim {
 
