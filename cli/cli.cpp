@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
 
 #include "isa/assembler.h"
 #include "isa/image.h"
+#include "util/names.h"
 
 namespace tpugen::cli {
 
@@ -30,10 +30,6 @@ std::int64_t parse_flag_int(const std::string& flag, const std::string& text) {
                                                std::numeric_limits<std::int64_t>::max()));
 }
 
-std::string flag_form(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
-  return s;
-}
 }  // namespace
 
 Params Context::params() const { return resolve_params(spec, flags, getenv_reader); }
@@ -68,11 +64,11 @@ void add_rtl_option_flags(CLI::App& cmd, hdl::RtlOptions& options, const std::st
 
 void add_param_flags(CLI::App& cmd, Context& ctx) {
   for (const auto& p : ctx.spec.parameters) {
-    std::vector<std::string> names{"--" + flag_form(p.name)};
+    std::vector<std::string> names{"--" + kebab(p.name)};
     if (p.name.size() == 1) names.push_back("--" + p.name);
     const std::string prefix = "TPU_";
     if (p.env.rfind(prefix, 0) == 0) {
-      const std::string alias = "--" + flag_form(p.env.substr(prefix.size()));
+      const std::string alias = "--" + kebab(p.env.substr(prefix.size()));
       if (std::find(names.begin(), names.end(), alias) == names.end()) names.push_back(alias);
     }
     std::string joined;

@@ -3,19 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "hdl/injected_bugs.h"
+#include "util/names.h"
 
 namespace tpugen::hdl {
-
-namespace {
-std::string upper(std::string_view s) {
-  std::string o(s);
-  std::transform(o.begin(), o.end(), o.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return o;
-}
-}  // namespace
 
 std::string_view top_kind_name(TopKind kind) { return kind == TopKind::Axi ? "axi" : "core"; }
 std::string_view top_module(TopKind kind) { return kind == TopKind::Axi ? "tpu_axi_top" : "tpu_top"; }
