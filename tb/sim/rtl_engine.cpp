@@ -227,9 +227,8 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
   const std::vector<std::string> faults = fault_names(ctx);
   for (std::size_t f = 0; f < faults.size(); ++f) o += fmt::format("{}\"{}\"", f ? ", " : "", faults[f]);
   o += "};\n\n";
-  o += fmt::format("inline constexpr const char* kParams = \"{} ImemBeat={} CBeat={} Watchdog={}\";\n",
-                   params_text(ctx), ctx.options().imem_beat_words, ctx.options().c_beat_words,
-                   ctx.options().watchdog_cycles);
+  o += fmt::format("inline constexpr const char* kParams = \"{} {}\";\n", params_text(ctx),
+                   hdl::rtl_parameter_options_text(ctx.options()));
   o += "\n}  // namespace sim_config\n";
   return o;
 }
