@@ -3,13 +3,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
 
 #include "isa/assembler.h"
 #include "isa/image.h"
+#include "hdl/rtl_options.h"
+#include "util/names.h"
 
 namespace tpugen::cli {
 
@@ -30,10 +31,6 @@ std::int64_t parse_flag_int(const std::string& flag, const std::string& text) {
                                                std::numeric_limits<std::int64_t>::max()));
 }
 
-std::string flag_form(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(c)); });
-  return s;
-}
 }  // namespace
 
 Params Context::params() const { return resolve_params(spec, flags, getenv_reader); }
@@ -41,38 +38,37 @@ Params Context::params() const { return resolve_params(spec, flags, getenv_reade
 Isa Context::isa() const { return Isa(spec, legal_params(spec, flags, getenv_reader)); }
 
 void add_rtl_option_flags(CLI::App& cmd, hdl::RtlOptions& options, const std::string& group) {
-  cmd.add_option_function<std::string>(
-         "--top",
-         [&options](const std::string& v) { options.top = v == "axi" ? hdl::TopKind::Axi : hdl::TopKind::Core; },
-         "the top module: core (tpu_top, valid/ready memory ports) or axi (tpu_axi_top: AXI4 masters and an "
-         "AXI4-Lite ap_ctrl_hs control slave)")
-      ->check(CLI::IsMember({"core", "axi"}))
-      ->type_name("core|axi")
-      ->default_str("core")
-      ->group(group);
-  cmd.add_option("--imem-beat", options.imem_beat_words, "64-bit words per imem beat (ImemBeat; default BUS_BYTES / 8)")
-      ->check(CLI::Range(1, 64))
-      ->group(group);
-  cmd.add_option("--c-beat", options.c_beat_words,
-                 "packed operand words per C write beat (CBeat; a power of two; the write carries byte strobes)")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 64))
-      ->group(group);
-  cmd.add_option("--watchdog", options.watchdog_cycles, "cycles without progress before FAULT_HANG (Watchdog)")
-      ->capture_default_str()
-      ->check(CLI::Range(16, 1 << 30))
-      ->group(group);
-  // Hidden (empty group): a deliberate defect, for testing the fuzzer.
-  cmd.add_option("--inject-bug", options.inject_bug, "build a named deliberate defect (rtl/injected_bugs.h)")->group("");
+  using Kind = hdl::RtlOptionField::Kind;
+  const hdl::RtlOptions defaults;
+  for (const auto& f : hdl::rtl_option_fields()) {
+    if (!f.recorded()) continue;
+    auto* opt = cmd.add_option_function<std::string>(
+        std::string(f.flag), [&options, &f](const std::string& v) { f.set(options, v); }, f.help());
+    if (f.kind == Kind::Integer) {
+      opt->type_name("INT")->check(CLI::Range(f.min, f.max));
+      // A default outside the range means "derived" (the help says from what).
+      if (const int d = std::stoi(f.get(defaults)); d >= f.min && d <= f.max) opt->default_str(f.get(defaults));
+    } else if (f.kind == Kind::Choice) {
+      std::vector<std::string> words;
+      for (std::size_t at = 0; at <= f.choices.size();) {
+        const std::size_t bar = std::min(f.choices.find('|', at), f.choices.size());
+        words.emplace_back(f.choices.substr(at, bar - at));
+        at = bar + 1;
+      }
+      opt->check(CLI::IsMember(words))->type_name(std::string(f.choices))->default_str(f.get(defaults));
+    }
+    // Hidden (empty group): a testing knob, such as a deliberate defect for the fuzzer.
+    opt->group(f.hidden ? std::string() : group);
+  }
 }
 
 void add_param_flags(CLI::App& cmd, Context& ctx) {
   for (const auto& p : ctx.spec.parameters) {
-    std::vector<std::string> names{"--" + flag_form(p.name)};
+    std::vector<std::string> names{"--" + kebab(p.name)};
     if (p.name.size() == 1) names.push_back("--" + p.name);
     const std::string prefix = "TPU_";
     if (p.env.rfind(prefix, 0) == 0) {
-      const std::string alias = "--" + flag_form(p.env.substr(prefix.size()));
+      const std::string alias = "--" + kebab(p.env.substr(prefix.size()));
       if (std::find(names.begin(), names.end(), alias) == names.end()) names.push_back(alias);
     }
     std::string joined;

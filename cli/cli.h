@@ -42,8 +42,9 @@ struct Context {
 /// into ctx.flags.
 void add_param_flags(CLI::App& cmd, Context& ctx);
 
-/// Adds the generator options that are not build parameters (--imem-beat,
-/// --c-beat, --watchdog) to `cmd`, in the option group `group`.
+/// Adds a flag for every generator option that has one (hdl::rtl_option_fields():
+/// --top, --imem-beat, --c-beat, --watchdog; --inject-bug hidden) to `cmd`, in
+/// the option group `group`.
 void add_rtl_option_flags(CLI::App& cmd, hdl::RtlOptions& options, const std::string& group);
 
 /// "MxKxN" -> shape; throws Error("cli.shape").

@@ -51,11 +51,10 @@ struct FuzzOpts {
 /// The generator options, and the user's RTL directory when the campaign
 /// fuzzed one (--rtl), as a reproducer records them.
 std::string options_json(const hdl::RtlOptions& g, const std::string& rtl_dir) {
-  nlohmann::ordered_json j = {{"imem_beat_words", g.imem_beat_words},
-                              {"c_beat_words", g.c_beat_words},
-                              {"watchdog_cycles", g.watchdog_cycles},
-                              {"inject_bug", g.inject_bug},
-                              {"rtl_dir", rtl_dir.empty() ? std::string() : fs::absolute(rtl_dir).string()}};
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& f : hdl::rtl_option_fields())
+    if (f.recorded()) j[std::string(f.key)] = nlohmann::ordered_json::parse(f.json(g));
+  j["rtl_dir"] = rtl_dir.empty() ? std::string() : fs::absolute(rtl_dir).string();
   return j.dump();
 }
 
@@ -153,10 +152,13 @@ int run_replay(Context& ctx, const FuzzOpts& o) {
   try {
     for (const auto& [name, value] : j.at("parameters").items()) at.flags[name] = value.get<std::int64_t>();
     const auto& g = j.at("generator_options");
-    ro.generator.imem_beat_words = g.at("imem_beat_words").get<int>();
-    ro.generator.c_beat_words = g.at("c_beat_words").get<int>();
-    ro.generator.watchdog_cycles = g.at("watchdog_cycles").get<int>();
-    if (o.generator.inject_bug.empty()) ro.generator.inject_bug = g.at("inject_bug").get<std::string>();
+    for (const auto& f : hdl::rtl_option_fields()) {
+      if (!f.recorded() || !g.contains(std::string(f.key))) continue;  // older reproducers record no top: the default
+      // A testing knob given on the command line (--inject-bug) wins over the reproducer's.
+      if (f.hidden && !f.get(o.generator).empty()) continue;
+      const auto& v = g.at(std::string(f.key));
+      f.set(ro.generator, v.is_string() ? v.get<std::string>() : v.dump());
+    }
     if (o.rtl_dir.empty()) ro.rtl_dir = g.value("rtl_dir", std::string());
     const auto& r = j.at("run_options");
     ro.latency = r.at("latency").get<unsigned>();

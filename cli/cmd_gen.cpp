@@ -49,9 +49,8 @@ int run_gen(const Context& ctx, const GenOpts& o) {
     for (const auto& f : sim::write_cocotb_build(rctx, o.out)) files.push_back(f);
   std::string params;
   for (const auto& [name, v] : isa.params().build_parameters()) params += fmt::format(" {}={}", name, v);
-  const hdl::RtlOptions& ro = rctx.options();
-  fmt::print("tpugen gen:{} ImemBeat={} CBeat={} Watchdog={}\nwrote {} files to {}:\n", params, ro.imem_beat_words,
-             ro.c_beat_words, ro.watchdog_cycles, files.size(), o.out);
+  fmt::print("tpugen gen:{} {}\nwrote {} files to {}:\n", params, hdl::rtl_parameter_options_text(rctx.options()),
+             files.size(), o.out);
   for (const auto& f : files)
     fmt::print("  {:<25} {:>8} bytes  {}\n", std::filesystem::path(f).lexically_relative(o.out).string(),
                std::filesystem::file_size(f), describe(f));

@@ -7,7 +7,7 @@
 
 #include "cli/cli.h"
 #include "hdl/generate.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
 #include "synth/synth_flow.h"
 
 namespace tpugen::cli {
@@ -68,11 +68,8 @@ int run_synth(const Context& ctx, SynthOpts& o) {
     hdl::generate(rctx, f.rtl_dir.string());
     f.top = std::string(hdl::top_module(rctx.options().top));
     for (const auto& [name, v] : isa.params().build_parameters()) f.parameters.emplace_back(name, std::to_string(v));
-    const hdl::RtlOptions& ro = rctx.options();
-    f.parameters.emplace_back("top", std::string(hdl::top_kind_name(ro.top)));
-    f.parameters.emplace_back("ImemBeat", std::to_string(ro.imem_beat_words));
-    f.parameters.emplace_back("CBeat", std::to_string(ro.c_beat_words));
-    f.parameters.emplace_back("Watchdog", std::to_string(ro.watchdog_cycles));
+    for (const auto& field : hdl::rtl_option_fields())
+      if (field.recorded() && !field.hidden) f.parameters.emplace_back(field.name(), field.get(rctx.options()));
     f.config_name = fmt::format("t{}_m{}", isa.param("T"), isa.param("MAXDIM"));
     f.spec_name = fs::path(ctx.spec.path).filename().string();
     f.spec_sha256 = ctx.spec.sha256;

@@ -7,7 +7,7 @@
 
 #include "hdl/emitters.h"
 #include "hdl/injected_bugs.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
 
 namespace tpugen::hdl {
 
@@ -94,11 +94,15 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
     json += fmt::format("{}\n    \"{}\": {}", first ? "" : ",", c.name, ctx.param(c.name));
     first = false;
   }
-  json += fmt::format(
-      "\n  }},\n  \"options\": {{\n    \"imem_beat_words\": {},\n    \"c_beat_words\": {},\n"
-      "    \"watchdog_cycles\": {},\n    \"inject_bug\": \"{}\"\n  }}\n}}\n",
-      ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
-      ctx.options().inject_bug);
+  // The options a user sets (rtl_options.h), but the top: "top" above names its module.
+  json += "\n  },\n  \"options\": {";
+  first = true;
+  for (const auto& f : rtl_option_fields()) {
+    if (!f.recorded() || f.key == "top") continue;
+    json += fmt::format("{}\n    \"{}\": {}", first ? "" : ",", f.key, f.json(ctx.options()));
+    first = false;
+  }
+  json += "\n  }\n}\n";
   write_file(dir / "params.json", json, kIo);
   written.push_back((dir / "params.json").string());
   return written;

@@ -5,7 +5,7 @@
 #include <array>
 #include <string>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 
 namespace tpugen::hdl {
 

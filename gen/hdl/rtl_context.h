@@ -16,34 +16,10 @@
 
 #include "isa/derive.h"
 #include "isa/instr.h"
+#include "hdl/rtl_options.h"
 #include "spec/axi_spec.h"
 
 namespace tpugen::hdl {
-
-/// Generator options that are not build parameters (RtlContext resolves and
-/// checks them: RtlContext::options() holds the values the RTL is built with).
-/// Which module is the top of a generated configuration.
-enum class TopKind {
-  Core,  ///< tpu_top: the core with its valid/ready memory ports
-  Axi,   ///< tpu_axi_top: the core behind AXI4 masters and an AXI4-Lite ap_ctrl_hs slave
-};
-
-/// "core" or "axi" (the --top flag's words).
-[[nodiscard]] std::string_view top_kind_name(TopKind kind);
-/// The top module's name: tpu_top or tpu_axi_top.
-[[nodiscard]] std::string_view top_module(TopKind kind);
-
-struct RtlOptions {
-  TopKind top = TopKind::Core;  ///< which module the configuration's top is
-  int imem_beat_words = 0;     ///< 64-bit words per imem beat (ImemBeat); 0: BUS_BYTES / 8
-  int c_beat_words = 1;        ///< packed operand words per C write beat (CBeat), a power of two
-  int watchdog_cycles = 4096;  ///< cycles without progress before FAULT_HANG
-  /// For testing the fuzzer only: a deliberate defect by name
-  /// (rtl/injected_bugs.h); empty builds the correct core.
-  std::string inject_bug;
-  /// The AXI top's spec (spec/axi_top.yaml); empty: axi_top.yaml beside the ISA spec. Read only for TopKind::Axi.
-  std::string axi_spec_path;
-};
 
 /// One channel between two units: the port an action emits on and another
 /// unit receives from (dma2sp, dma2vr, sp2vr, wcol, acol, cw, ac2sp).

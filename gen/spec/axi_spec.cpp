@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <set>
 
-#include "spec/file_io.h"
+#include "util/file_io.h"
 #include "spec/hash.h"
 #include "spec/yaml_reader.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 #include "spec/expr.h"
 
 namespace tpugen {

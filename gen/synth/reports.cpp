@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 
 namespace tpugen::synth {
 

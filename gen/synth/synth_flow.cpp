@@ -3,13 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
-#include "spec/diag.h"
-#include "spec/file_io.h"
+#include "util/diag.h"
+#include "util/file_io.h"
+#include "util/names.h"
 #include "synth/template.h"
 
 namespace tpugen::synth {
@@ -104,10 +104,9 @@ std::vector<Port> netlist_ports(const std::string& text, const std::string& top)
 std::string clock_port(const std::vector<Port>& ports) {
   std::string best;
   for (const auto& p : ports) {
-    std::string lower = p.name;
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (p.direction != "input" || p.width != 1 || lower.find("clk") == std::string::npos) continue;
-    if (best.empty() || lower == "clk_i" || lower == "clk" || lower == "aclk" || lower == "ap_clk") best = p.name;
+    const std::string name = lower(p.name);
+    if (p.direction != "input" || p.width != 1 || name.find("clk") == std::string::npos) continue;
+    if (best.empty() || name == "clk_i" || name == "clk" || name == "aclk" || name == "ap_clk") best = p.name;
   }
   return best;
 }
@@ -635,9 +634,9 @@ FlowResult run_flow(const FlowOptions& o) {
   std::error_code ec;
   fs::create_directories(p.file("gates"), ec);
   if (ec) throw Error("synth.io", fmt::format("cannot create '{}': {}", p.out.string(), ec.message()));
-  r.yosys_version = version_line({yosys.string(), "-V"}, p.file("gates/version.txt"));
+  r.yosys_version = version_line({yosys.string(), "-V"});
   if (o.target == Target::Ice40)
-    r.nextpnr_version = version_line({locate(o.nextpnr).string(), "--version"}, p.file("gates/version.txt"));
+    r.nextpnr_version = version_line({locate(o.nextpnr).string(), "--version"});
 
   // The sources, in compile order, as the output directory's files.f.
   const auto sources = read_filelist(o.rtl_dir / "files.f");

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 
 namespace tpugen::synth {
 

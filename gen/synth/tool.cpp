@@ -1,18 +1,13 @@
 #include "synth/tool.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <sstream>
 
-#include "spec/diag.h"
-#include "spec/file_io.h"
+#include "util/diag.h"
+#include "util/process.h"
 
 namespace tpugen::synth {
 
@@ -37,33 +32,22 @@ fs::path locate(const Tool& tool) {
 }
 
 int run_logged(const std::vector<std::string>& argv, const fs::path& log, const fs::path& cwd) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  const std::string log_path = fs::absolute(log).string();
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
-  pid_t pid = 0;
-  const int err = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (err != 0)
-    throw Error("synth.tool", fmt::format("cannot start '{}': {}", argv.front(), std::strerror(err)));
-  int status = 0;
-  while (::waitpid(pid, &status, 0) == -1)
-    if (errno != EINTR) throw Error("synth.tool", fmt::format("lost '{}': {}", argv.front(), std::strerror(errno)));
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : status;
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.log = log;
+  spec.cwd = cwd;
+  spec.rule = "synth.tool";
+  return run_process(spec).status();
 }
 
-std::string version_line(const std::vector<std::string>& argv, const fs::path& scratch) {
-  if (run_logged(argv, scratch) != 0) return "unknown";
-  std::stringstream text(read_file(scratch, "synth.io"));
-  std::error_code ec;
-  fs::remove(scratch, ec);
+std::string version_line(const std::vector<std::string>& argv) {
+  ProcessSpec spec;
+  spec.argv = argv;
+  spec.capture = true;
+  spec.rule = "synth.tool";
+  const ProcessResult r = run_process(spec);
+  if (!r.ok()) return "unknown";
+  std::stringstream text(r.output);
   std::string line;
   while (std::getline(text, line))
     if (line.find_first_not_of(" \t\r") != std::string::npos) return line;

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <variant>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 
 namespace tpugen {
 namespace {

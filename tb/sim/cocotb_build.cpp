@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "sim/rtl_engine.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
 
 namespace tpugen::sim {
 
@@ -89,9 +89,9 @@ std::string cocotb_config_json(const hdl::RtlContext& ctx) {
   j["top_kind"] = std::string(hdl::top_kind_name(ctx.options().top));
   j["parameters"] = nlohmann::ordered_json::object();
   for (const auto& [name, v] : ctx.isa().params().build_parameters()) j["parameters"][name] = v;
-  j["options"] = {{"imem_beat_words", ctx.options().imem_beat_words},
-                  {"c_beat_words", ctx.options().c_beat_words},
-                  {"watchdog_cycles", ctx.options().watchdog_cycles}};
+  j["options"] = nlohmann::ordered_json::object();  // the knobs that are parameters of the top
+  for (const auto& f : hdl::rtl_option_fields())
+    if (!f.param.empty()) j["options"][std::string(f.key)] = nlohmann::ordered_json::parse(f.json(ctx.options()));
   j["maxdim"] = maxdim;
   j["matrix_bytes"] = maxdim * maxdim;
   j["imem_size"] = ctx.param("IMEM_SIZE");

@@ -21,9 +21,10 @@ std::filesystem::path ensure_simulator(const hdl::RtlContext& ctx, const std::fi
   };
   spec.key_text = fmt::format("tpugen {}\nspec sha256 {}\n", TPUGEN_VERSION, ctx.spec().sha256);
   for (const auto& [name, v] : ctx.isa().params().build_parameters()) spec.key_text += fmt::format("param {}={}\n", name, v);
-  spec.key_text += fmt::format("option top={} imem_beat_words={} c_beat_words={} watchdog_cycles={} inject_bug={}\n",
-                               hdl::top_kind_name(ctx.options().top), ctx.options().imem_beat_words, ctx.options().c_beat_words, ctx.options().watchdog_cycles,
-                               ctx.options().inject_bug);
+  spec.key_text += "option";
+  for (const auto& f : hdl::rtl_option_fields())
+    if (f.recorded()) spec.key_text += fmt::format(" {}={}", f.key, f.get(ctx.options()));
+  spec.key_text += "\n";
   spec.top = std::string(hdl::top_module(ctx.options().top));
   spec.description = fmt::format("{}T={} MAXDIM={}", ctx.options().top == hdl::TopKind::Axi ? "AXI top, " : "",
                                  ctx.param("T"), ctx.param("MAXDIM"));

@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <fstream>
 
-#include "spec/diag.h"
+#include "util/diag.h"
+#include "util/process.h"
 
 namespace tpugen::sim {
 
@@ -24,10 +24,20 @@ std::string field(const std::string& point, const std::string& key) {
   return point.substr(from, to == std::string::npos ? std::string::npos : to - from);
 }
 
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (const char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
+/// Run verilator_coverage with `args` in `cwd` (empty: here), its output to
+/// `log`; Error("fuzz.rtl_coverage") naming `what` it could not do.
+void verilator_coverage(const std::vector<std::string>& args, const fs::path& cwd, const fs::path& log,
+                        const std::string& what) {
+  ProcessSpec spec;
+  spec.argv = {"verilator_coverage"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.cwd = cwd;
+  spec.log = log;
+  spec.rule = "fuzz.rtl_coverage";
+  const ProcessResult r = run_process(spec);
+  if (r.interrupted()) throw Error("rtl.interrupted", "verilator_coverage was interrupted (SIGINT)");
+  if (!r.ok())
+    throw Error("fuzz.rtl_coverage", fmt::format("verilator_coverage could not {} (see {})", what, log.string()));
 }
 
 }  // namespace
@@ -72,19 +82,12 @@ RtlCoverage merge_rtl_coverage(const fs::path& dir, const std::vector<fs::path>&
   if (files.empty()) throw Error("fuzz.rtl_coverage", "no coverage files to merge");
   const fs::path merged = dir / "merged.dat";
   const fs::path annotated = dir / "annotated";
-  std::string cmd = "verilator_coverage --write " + quote(merged.string());
-  for (const auto& f : files) cmd += " " + quote(f.string());
-  cmd += " > " + quote((dir / "merge.log").string()) + " 2>&1";
-  if (std::system(cmd.c_str()) != 0)
-    throw Error("fuzz.rtl_coverage", fmt::format("verilator_coverage could not merge the counts (see {})",
-                                                 (dir / "merge.log").string()));
+  std::vector<std::string> merge = {"--write", merged.string()};
+  for (const auto& f : files) merge.push_back(f.string());
+  verilator_coverage(merge, {}, dir / "merge.log", "merge the counts");
   // The points name their files as Verilator saw them: relative to the sources.
-  const std::string annotate = "cd " + quote(sources.string()) + " && verilator_coverage --annotate " +
-                               quote(fs::absolute(annotated).string()) + " " + quote(fs::absolute(merged).string()) +
-                               " > " + quote(fs::absolute(dir / "annotate.log").string()) + " 2>&1";
-  if (std::system(annotate.c_str()) != 0)
-    throw Error("fuzz.rtl_coverage", fmt::format("verilator_coverage could not annotate the sources (see {})",
-                                                 (dir / "annotate.log").string()));
+  verilator_coverage({"--annotate", fs::absolute(annotated).string(), fs::absolute(merged).string()}, sources,
+                     dir / "annotate.log", "annotate the sources");
   RtlCoverage cov = read_coverage_dat(merged);
   cov.merged = merged;
   cov.annotated = annotated;

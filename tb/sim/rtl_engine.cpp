@@ -6,16 +6,11 @@
 
 #include <fmt/format.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <csignal>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -24,7 +19,8 @@
 #include "isa/check.h"
 #include "isa/image.h"
 #include "hdl/emitters.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
+#include "util/process.h"
 #include "spec/hash.h"
 
 namespace tpugen::sim {
@@ -42,37 +38,6 @@ void write_bytes(const fs::path& p, const std::vector<Byte>& bytes) {
   std::ofstream f(p, std::ios::binary);
   f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", p.string()), SourceLoc{p.string()});
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (const char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-/// Run a shell command; its exit status (128 + signal when killed). Not
-/// std::system: that ignores SIGINT in the whole calling process while the
-/// command runs, so a campaign running simulators back to back on several
-/// threads would never see Ctrl-C.
-int run_shell(const std::string& cmd) {
-  const char* argv[] = {"/bin/sh", "-c", cmd.c_str(), nullptr};
-  pid_t pid = 0;
-  if (::posix_spawn(&pid, "/bin/sh", nullptr, nullptr, const_cast<char* const*>(argv), environ) != 0) return -1;
-  int rc = 0;
-  while (::waitpid(pid, &rc, 0) == -1)
-    if (errno != EINTR) return -1;
-  if (WIFEXITED(rc)) return WEXITSTATUS(rc);
-  return WIFSIGNALED(rc) ? 128 + WTERMSIG(rc) : rc;
-}
-
-std::string command_output(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[256];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    ::pclose(p);
-  }
-  return out;
 }
 
 fs::path make_temp_dir(const fs::path& parent, const std::string& stem) {
@@ -253,9 +218,8 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
   const std::vector<std::string> faults = fault_names(ctx);
   for (std::size_t f = 0; f < faults.size(); ++f) o += fmt::format("{}\"{}\"", f ? ", " : "", faults[f]);
   o += "};\n\n";
-  o += fmt::format("inline constexpr const char* kParams = \"{} ImemBeat={} CBeat={} Watchdog={}\";\n",
-                   params_text(ctx), ctx.options().imem_beat_words, ctx.options().c_beat_words,
-                   ctx.options().watchdog_cycles);
+  o += fmt::format("inline constexpr const char* kParams = \"{} {}\";\n", params_text(ctx),
+                   hdl::rtl_parameter_options_text(ctx.options()));
   o += "\n}  // namespace sim_config\n";
   return o;
 }
@@ -297,7 +261,7 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     // line, and every file the build compiles.
     std::string args_text;
     for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top)) args_text += " " + a;
-    const std::string key_text = spec.key_text + "verilator " + command_output("verilator --version 2>&1") +
+    const std::string key_text = spec.key_text + "verilator " + process_output({"verilator", "--version"}) +
                                  "args" + args_text + "\n" + contents_digest(tmp);
     const std::string key = sha256_hex(key_text).substr(0, 20);
     const fs::path final_dir = root / key;
@@ -316,13 +280,17 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
       progress(fmt::format("building the RTL simulator for {} (once; cached in {})", spec.description,
                            final_dir.string()));
     const auto t0 = std::chrono::steady_clock::now();
-    std::string cmd = "cd " + shell_quote(tmp.string()) + " && verilator";
-    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top)) cmd += " " + shell_quote(a);
-    cmd += " > verilate.log 2>&1";
-    if (const int rc = run_shell(cmd); rc != 0)
+    ProcessSpec verilate;
+    verilate.argv = {"verilator"};
+    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top)) verilate.argv.push_back(a);
+    verilate.cwd = tmp;
+    verilate.log = tmp / "verilate.log";
+    verilate.rule = "rtl.verilator";
+    if (const ProcessResult rc = run_process(verilate); !rc.ok())
       throw Error("rtl.verilator",
-                  fmt::format("verilator failed (exit {}) building {}; the log is {}:\n{}", rc, spec.description,
-                              (tmp / "verilate.log").string(), tail_lines(read_text(tmp / "verilate.log"), 30)));
+                  fmt::format("verilator failed (exit {}) building {}; the log is {}:\n{}", rc.status(),
+                              spec.description, (tmp / "verilate.log").string(),
+                              tail_lines(read_text(tmp / "verilate.log"), 30)));
     fs::rename(tmp / "obj_dir" / "tpu_sim", tmp / "tpu_sim");
     fs::remove_all(tmp / "obj_dir");
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -396,24 +364,38 @@ RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, 
   write_bytes(dir / "a.bin", a);
   write_bytes(dir / "b.bin", b);
   write_bytes(dir / "c.bin", c);
-  std::string cmd = shell_quote(sim.string());
-  cmd += " --image " + shell_quote((dir / "image.hex").string());
-  cmd += " --a " + shell_quote((dir / "a.bin").string());
-  cmd += " --b " + shell_quote((dir / "b.bin").string());
-  cmd += " --c " + shell_quote((dir / "c.bin").string());
-  cmd += " --c-out " + shell_quote((dir / "c_out.bin").string());
-  cmd += " --json " + shell_quote((dir / "report.json").string());
-  cmd += " --state " + shell_quote((dir / "state.txt").string());
-  cmd += fmt::format(" --maxdim {} --latency {} --backpressure {} --seed {} --max-cycles {} --runs {}", maxdim,
-                     options.latency, options.backpressure, options.seed, options.max_cycles, options.runs);
-  if (!options.trace.empty()) cmd += " --trace " + shell_quote(fs::absolute(options.trace).string());
-  if (!options.coverage.empty()) cmd += " --coverage " + shell_quote(fs::absolute(options.coverage).string());
-  cmd += " > " + shell_quote((dir / "sim.log").string()) + " 2>&1";
+  const std::vector<std::pair<std::string, std::string>> flags = {
+      {"--image", (dir / "image.hex").string()},
+      {"--a", (dir / "a.bin").string()},
+      {"--b", (dir / "b.bin").string()},
+      {"--c", (dir / "c.bin").string()},
+      {"--c-out", (dir / "c_out.bin").string()},
+      {"--json", (dir / "report.json").string()},
+      {"--state", (dir / "state.txt").string()},
+      {"--maxdim", fmt::format("{}", maxdim)},
+      {"--latency", fmt::format("{}", options.latency)},
+      {"--backpressure", fmt::format("{}", options.backpressure)},
+      {"--seed", fmt::format("{}", options.seed)},
+      {"--max-cycles", fmt::format("{}", options.max_cycles)},
+      {"--runs", fmt::format("{}", options.runs)},
+      {"--trace", options.trace.empty() ? "" : fs::absolute(options.trace).string()},
+      {"--coverage", options.coverage.empty() ? "" : fs::absolute(options.coverage).string()}};
+  ProcessSpec run;
+  run.argv = {sim.string()};
+  for (const auto& [flag, value] : flags) {
+    if (value.empty()) continue;  // --trace and --coverage only when asked for
+    run.argv.push_back(flag);
+    run.argv.push_back(value);
+  }
+  run.log = dir / "sim.log";
+  run.capture = true;
+  run.rule = "rtl.run";
 
   RtlRunResult r;
-  r.exit_code = run_shell(cmd);
-  if (fs::exists(dir / "sim.log")) r.output = read_text(dir / "sim.log");
-  if (r.exit_code == 128 + SIGINT)
+  const ProcessResult ran = run_process(run);
+  r.exit_code = ran.status();
+  r.output = ran.output;
+  if (ran.interrupted())
     throw Error("rtl.interrupted", fmt::format("{} was interrupted (SIGINT)", sim.string()));
   if (!fs::exists(dir / "report.json"))
     throw Error("rtl.run", fmt::format("{} exited with status {} and wrote no report:\n{}", sim.string(), r.exit_code,

@@ -22,20 +22,22 @@ import sys
 import tempfile
 
 # A layer is a folder; what each may include besides itself. Read top to
-# bottom: spec -> libraries -> models and emitters -> harnesses -> fuzzer -> CLI.
+# bottom: util -> spec -> libraries -> models and emitters -> harnesses -> fuzzer -> CLI.
 LAYERS = {
-    "gen/spec": [],
-    "gen/isa": ["gen/spec"],
-    "gen/hdl": ["gen/spec", "gen/isa"],
-    "gen/docs": ["gen/spec", "gen/isa"],
-    "gen/synth": ["gen/spec"],
-    "tb/model": ["gen/spec", "gen/isa"],
-    "tb/sim": ["gen/spec", "gen/isa", "gen/hdl", "tb/model"],
+    # Generic helpers (errors, file I/O, processes, names): under everything.
+    "gen/util": [],
+    "gen/spec": ["gen/util"],
+    "gen/isa": ["gen/util", "gen/spec"],
+    "gen/hdl": ["gen/util", "gen/spec", "gen/isa"],
+    "gen/docs": ["gen/util", "gen/spec", "gen/isa"],
+    "gen/synth": ["gen/util", "gen/spec"],
+    "tb/model": ["gen/util", "gen/spec", "gen/isa"],
+    "tb/sim": ["gen/util", "gen/spec", "gen/isa", "gen/hdl", "tb/model"],
     # The campaign engine, random programs, coverage and shrinking: no Verilator.
-    "tb/fuzz/core": ["gen/spec", "gen/isa", "tb/model", "tb/fuzz"],
-    "tb/fuzz": ["gen/spec", "gen/isa", "tb/model", "tb/fuzz/core"],
+    "tb/fuzz/core": ["gen/util", "gen/spec", "gen/isa", "tb/model", "tb/fuzz"],
+    "tb/fuzz": ["gen/util", "gen/spec", "gen/isa", "tb/model", "tb/fuzz/core"],
     # Running fuzz cases on the RTL.
-    "tb/fuzz/rtl": ["gen/spec", "gen/isa", "gen/hdl", "tb/model", "tb/sim", "tb/fuzz", "tb/fuzz/core"],
+    "tb/fuzz/rtl": ["gen/util", "gen/spec", "gen/isa", "gen/hdl", "tb/model", "tb/sim", "tb/fuzz", "tb/fuzz/core"],
     "cli": ["gen", "tb"],
 }
 # Where an include's path is looked up, after the including file's own folder.

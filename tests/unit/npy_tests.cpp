@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "model/npy.h"
-#include "spec/diag.h"
+#include "util/diag.h"
 
 namespace {
 

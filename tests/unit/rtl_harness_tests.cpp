@@ -215,11 +215,11 @@ TEST_CASE("harness: the build is cached under a key of its contents", "[rtl_harn
   const fs::path dir = sim.parent_path();
   CHECK(fs::exists(dir / "stamp"));
   CHECK(fs::exists(dir / "key.txt"));
-  CHECK(fs::exists(dir / "sim_main.cpp"));
+  CHECK(fs::exists(dir / "sim/harness/sim_main.cpp"));
   CHECK(fs::exists(dir / "sim_config.h"));
   CHECK(dir.parent_path().filename() == "rtl");
   // The key covers the files: the key text names the harness with its hash.
-  CHECK(test::read_text((dir / "key.txt").string()).find("file sim_main.cpp ") != std::string::npos);
+  CHECK(test::read_text((dir / "key.txt").string()).find("file sim/harness/sim_main.cpp ") != std::string::npos);
 }
 
 TEST_CASE("sim_config.h carries the counters, their header slices and the fault names", "[rtl_harness]") {

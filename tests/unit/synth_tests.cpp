@@ -2,7 +2,7 @@
 // Yosys and nextpnr-ice40 write, on small texts in their formats.
 #include <catch2/catch.hpp>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 #include "synth/reports.h"
 #include "synth/synth_flow.h"
 #include "synth/template.h"

@@ -15,7 +15,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,6 +24,7 @@
 #include "hdl/injected_bugs.h"
 #include "hdl/emitters.h"
 #include "hdl/sv_template.h"
+#include "util/names.h"
 
 namespace tpugen::hdl {
 
@@ -39,24 +39,7 @@ constexpr const char* kInstr = "instr";
 
 
 /// "ar.read" -> "PortArRead".
-std::string port_const(std::string_view port) {
-  std::string o = "Port";
-  bool up = true;
-  for (char c : port) {
-    if (c == '.' || c == '_') {
-      up = true;
-      continue;
-    }
-    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    up = false;
-  }
-  return o;
-}
-
-std::string upper(std::string s) {
-  for (auto& c : s) c = (c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+std::string port_const(std::string_view port) { return "Port" + camel(port); }
 
 /// One opcode's micro-operation, read off its accu actions.
 struct AccuOp {

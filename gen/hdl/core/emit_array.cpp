@@ -13,7 +13,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +22,7 @@
 #include "hdl/injected_bugs.h"
 #include "hdl/emitters.h"
 #include "hdl/sv_template.h"
+#include "util/names.h"
 
 namespace tpugen::hdl {
 
@@ -64,11 +64,6 @@ struct ArrayPlan {
   };
   std::vector<Counter> counters;  ///< in PROGRESS_* order
 };
-
-std::string upper(std::string s) {
-  for (auto& c : s) c = (c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 /// Read the array's actions and check them against what the RTL implements.
 ArrayPlan plan_array(const RtlContext& ctx) {

@@ -11,6 +11,7 @@
 
 #include "hdl/emitters.h"
 #include "hdl/core/unit_decode.h"
+#include "util/names.h"
 
 namespace tpugen::hdl {
 

@@ -2,17 +2,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "hdl/emitters.h"
+#include "util/names.h"
 
 namespace tpugen::hdl {
 
 namespace {
-std::string upper(std::string s) {
-  for (auto& c : s) c = (c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 /// The members of instr_t, most significant first: steps, nr, the operand
 /// fields in descending AGU target order, op. One width expression per member.
 std::vector<std::pair<std::string, std::string>> instr_members(const RtlContext& ctx) {

@@ -6,20 +6,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "isa/derive.h"
 #include "hdl/emitters.h"
 #include "hdl/injected_bugs.h"
+#include "util/names.h"
 
 namespace tpugen::hdl {
 
 namespace {
-
-std::string upper(std::string s) {
-  for (auto& c : s) c = (c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 [[noreturn]] void unsupported(const std::string& what) {
   throw Error("rtl.unsupported", fmt::format("tpu_sequencer: {}", what));

@@ -3,19 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 
 #include "hdl/emitters.h"
+#include "util/names.h"
 
 namespace tpugen::hdl {
 
 namespace {
-
-std::string upper(std::string_view s) {
-  std::string o(s);
-  for (auto& c : o) c = (c == '.') ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return o;
-}
 
 std::string pad(std::string_view s, std::size_t w) {
   std::string o(s);
@@ -129,20 +123,6 @@ std::string progress_const(const RtlContext& ctx, std::string_view unit) {
   if (mine.size() != 1)
     unsupported(unit, "-", fmt::format("it has {} step counters in the header; this unit keeps one", mine.size()));
   return "tpu_pkg::PROGRESS_" + upper(mine.front()->name);
-}
-
-std::string camel(std::string_view port) {
-  std::string o;
-  bool up = true;
-  for (char c : port) {
-    if (c == '_' || c == '.') {
-      up = true;
-      continue;
-    }
-    o += up ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    up = false;
-  }
-  return o;
 }
 
 // --- Rendering ----------------------------------------------------------------

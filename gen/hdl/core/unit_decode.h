@@ -52,9 +52,6 @@ void add_fields_of(const Opcode& op, const Expr& e, std::set<std::string>& field
 /// progress counters or one of kind port_items.
 std::string progress_const(const RtlContext& ctx, std::string_view unit);
 
-/// `Channel::port` with its first letter upper-cased: "Dma2sp".
-std::string camel(std::string_view port);
-
 // --- Rendering ---------------------------------------------------------------
 
 /// A register of the instruction in flight, `cur_<name>_q`: loaded from the

@@ -11,7 +11,7 @@
 #include "isa/assembler.h"
 #include "isa/check.h"
 #include "model/npy.h"
-#include "spec/file_io.h"
+#include "util/file_io.h"
 
 namespace tpugen::fuzz {
 

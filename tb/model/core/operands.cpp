@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 
 namespace tpugen {
 

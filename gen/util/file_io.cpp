@@ -1,11 +1,11 @@
-#include "spec/file_io.h"
+#include "util/file_io.h"
 
 #include <fmt/format.h>
 
 #include <fstream>
 #include <sstream>
 
-#include "spec/diag.h"
+#include "util/diag.h"
 
 namespace tpugen {
 

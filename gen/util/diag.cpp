@@ -1,4 +1,4 @@
-#include "spec/diag.h"
+#include "util/diag.h"
 
 #include <fmt/format.h>
 
