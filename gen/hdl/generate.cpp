@@ -7,6 +7,7 @@
 
 #include "hdl/emitters.h"
 #include "hdl/injected_bugs.h"
+#include "hdl/tops.h"
 #include "util/file_io.h"
 
 namespace tpugen::hdl {
@@ -23,24 +24,28 @@ const std::vector<Emitter>& emitters() {
       {"tpu_accu", "accu: the accumulator registers and their ALU", emit_tpu_accu},
       {"tpu_dma_st", "dma_st: result rows to C", emit_tpu_dma_st},
       {"tpu_top", "the TinyTPU-isa core", emit_tpu_top},
-      {"tpu_axi_ctrl", "the AXI4-Lite control slave (ap_ctrl_hs)", emit_tpu_axi_ctrl, true},
-      {"tpu_axi_top", "the core behind AXI4 (an RTL kernel)", emit_tpu_axi_top, true},
+      {"tpu_axi_ctrl", "the AXI4-Lite control slave (ap_ctrl_hs)", emit_tpu_axi_ctrl},
+      {"tpu_axi_top", "the core behind AXI4 (an RTL kernel)", emit_tpu_axi_top},
   };
   return table;
 }
 
 std::vector<std::string> primitive_files(TopKind top) {
   std::vector<std::string> out;
-  auto add = [&out](const std::filesystem::path& dir) {
+  for (const auto dir : top_of(top).rtl_dirs) {
     std::vector<std::string> here;
-    for (const auto& e : std::filesystem::directory_iterator(dir))
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / dir))
       if (e.path().extension() == ".sv") here.push_back(e.path().string());
     std::sort(here.begin(), here.end());
     out.insert(out.end(), here.begin(), here.end());
-  };
-  add(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / "prim");
-  if (top == TopKind::Axi) add(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / "axi");
+  }
   return out;
+}
+
+const Emitter& emitter(std::string_view module) {
+  for (const auto& e : emitters())
+    if (e.module == module) return e;
+  throw Error("gen.module", fmt::format("no module '{}' in the emitter table", module));
 }
 
 namespace {
@@ -53,15 +58,15 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("gen.io", fmt::format("cannot create '{}': {}", out_dir, ec.message()), SourceLoc{out_dir});
   std::vector<std::string> written, order;
-  // The package first, then the primitives, then the modules (top last).
-  const auto& table = emitters();
+  // The package first, then the primitives, then the top's modules (the top last).
+  const Top& top = top_of(ctx.options().top);
   auto emit_one = [&](const Emitter& e) {
     const std::string name = std::string(e.module) + ".sv";
     write_file(dir / name, e.emit(ctx), kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   };
-  emit_one(table.front());
+  emit_one(emitter(top.package));
   for (const auto& p : primitive_files(ctx.options().top)) {
     const std::string name = std::filesystem::path(p).filename().string();
     std::string text = read_file(p, kIo);
@@ -71,8 +76,7 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
     written.push_back((dir / name).string());
     order.push_back(name);
   }
-  for (std::size_t i = 1; i < table.size(); ++i)
-    if (!table[i].axi_only || ctx.options().top == TopKind::Axi) emit_one(table[i]);
+  for (const auto module : top.modules) emit_one(emitter(module));
 
   std::string filelist;
   for (const auto& n : order) filelist += n + "\n";

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "hdl/rtl_context.h"
@@ -15,14 +16,16 @@ struct Emitter {
   const char* module;       ///< the module (and file stem) it writes
   const char* description;  ///< one line, for --help and the file header
   std::function<std::string(const RtlContext&)> emit;
-  bool axi_only = false;    ///< part of the AXI top only (--top axi)
 };
 
-/// The generated modules, in dependency order (package first, top last).
+/// Every module an emitter writes; which of them a configuration holds, and
+/// in which order, is its top's list (tops.h).
 const std::vector<Emitter>& emitters();
+/// The emitter of a module; throws Error("gen.module") for an unknown one.
+const Emitter& emitter(std::string_view module);
 
-/// The hand-written primitives copied into every output (rtl/*.sv), and
-/// for the AXI top also rtl/axi/*.sv.
+/// The hand-written primitives a top's configurations hold: every .sv file of
+/// its rtl/ folders (tops.h), by name within each folder.
 std::vector<std::string> primitive_files(TopKind top = TopKind::Core);
 
 /// Write the package, the primitives, every module, `files.f` (in compile

@@ -4,12 +4,13 @@
 
 #include <charconv>
 
+#include "hdl/tops.h"
 #include "util/diag.h"
 
 namespace tpugen::hdl {
 
-std::string_view top_kind_name(TopKind kind) { return kind == TopKind::Axi ? "axi" : "core"; }
-std::string_view top_module(TopKind kind) { return kind == TopKind::Axi ? "tpu_axi_top" : "tpu_top"; }
+std::string_view top_kind_name(TopKind kind) { return top_of(kind).name; }
+std::string_view top_module(TopKind kind) { return top_of(kind).module; }
 
 namespace {
 
@@ -40,21 +41,33 @@ void set_text(RtlOptions& o, std::string_view v) {
 std::string get_top(const RtlOptions& o) { return std::string(top_kind_name(o.top)); }
 
 void set_top(RtlOptions& o, std::string_view v) {
-  if (v != top_kind_name(TopKind::Core) && v != top_kind_name(TopKind::Axi))
-    throw Error("rtl.options", fmt::format("top '{}': core or axi", v));
-  o.top = v == top_kind_name(TopKind::Axi) ? TopKind::Axi : TopKind::Core;
+  const Top* top = top_named(v);
+  if (!top) throw Error("rtl.options", fmt::format("top '{}': one of {}", v, top_choices()));
+  o.top = top->kind;
+}
+
+/// "the top module: core (tpu_top: ...) or axi (tpu_axi_top: ...)", from the top table.
+std::string top_help() {
+  std::string s = "the top module:";
+  const auto& all = tops();
+  for (std::size_t i = 0; i < all.size(); ++i)
+    s += fmt::format("{} {} ({}: {})", i == 0 ? "" : (i + 1 == all.size() ? " or" : ","), all[i].name,
+                     all[i].module, all[i].description);
+  return s;
 }
 
 using Kind = RtlOptionField::Kind;
 
-// One row per knob. The order is every output's order.
-const RtlOptionField kFields[] = {
+// One row per knob. The order is every output's order. The top's words and
+// help come from the top table (tops.h).
+const std::vector<RtlOptionField>& fields() {
+  static const std::string kTopHelp = top_help(), kTopChoices = top_choices();
+  static const std::vector<RtlOptionField> kFields = {
     {.key = "top",
      .flag = "--top",
-     .what = "the top module: core (tpu_top, valid/ready memory ports) or axi (tpu_axi_top: AXI4 masters and an "
-             "AXI4-Lite ap_ctrl_hs control slave)",
+     .what = kTopHelp,
      .kind = Kind::Choice,
-     .choices = "core|axi",
+     .choices = kTopChoices,
      .get = get_top,
      .set = set_top},
     {.key = "imem_beat_words",
@@ -96,7 +109,9 @@ const RtlOptionField kFields[] = {
      .kind = Kind::Text,
      .get = get_text<&RtlOptions::axi_spec_path>,
      .set = set_text<&RtlOptions::axi_spec_path>},
-};
+  };
+  return kFields;
+}
 
 std::string json_string(const std::string& s) {
   std::string o = "\"";
@@ -115,7 +130,7 @@ std::string json_string(const std::string& s) {
 
 }  // namespace
 
-std::span<const RtlOptionField> rtl_option_fields() { return kFields; }
+std::span<const RtlOptionField> rtl_option_fields() { return fields(); }
 
 std::string RtlOptionField::help() const {
   if (param.empty()) return std::string(what);
@@ -136,7 +151,7 @@ void RtlOptionField::check(const RtlOptions& o) const {
 
 std::string rtl_parameter_options_text(const RtlOptions& o, bool by_key) {
   std::string s;
-  for (const auto& f : kFields)
+  for (const auto& f : fields())
     if (!f.param.empty()) s += fmt::format("{}{}={}", s.empty() ? "" : " ", by_key ? f.key : f.param, f.get(o));
   return s;
 }

@@ -155,6 +155,40 @@ std::string axi_sim_config(const hdl::RtlContext& ctx) {
   return o;
 }
 
+/// The harness that drives each kind of top (tb/sim/core, tb/sim/axi): the
+/// header sim_main.cpp includes, the class template it runs, the files it
+/// needs besides the common ones, and the facts it needs in sim_config.h
+/// beyond every top's. A new kind of top is a new row.
+struct HarnessEntry {
+  hdl::TopKind top;
+  std::string_view header;
+  std::string_view harness;
+  std::vector<std::string_view> files;
+  std::string (*config)(const hdl::RtlContext&);
+  std::string_view core;  ///< the core's instance below the Verilated model's TOP
+};
+
+const std::vector<HarnessEntry>& harnesses() {
+  static const std::vector<HarnessEntry> table = {
+      {hdl::TopKind::Core, "sim/core/core_harness.h", "CoreHarness", {"sim/core/core_harness.h"}, nullptr,
+       "tpu_top"},
+      {hdl::TopKind::Axi,
+       "sim/axi/axi_harness.h",
+       "AxiHarness",
+       {"sim/axi/axi_harness.h", "sim/axi/axi_types.h", "sim/axi/axi_memory.h", "sim/axi/axi_checker.h",
+        "sim/axi/axi_lite.h"},
+       axi_sim_config,
+       "tpu_axi_top.u_core"},
+  };
+  return table;
+}
+
+const HarnessEntry& harness_of(hdl::TopKind top) {
+  for (const auto& h : harnesses())
+    if (h.top == top) return h;
+  throw Error("rtl.sim_config", fmt::format("no harness drives the top {}", hdl::top_module(top)));
+}
+
 }  // namespace
 
 std::vector<std::string> fault_names(const hdl::RtlContext& ctx) {
@@ -165,20 +199,20 @@ std::vector<std::string> fault_names(const hdl::RtlContext& ctx) {
 
 std::string sim_config_header(const hdl::RtlContext& ctx) {
   const Spec& spec = ctx.spec();
+  const HarnessEntry& harness = harness_of(ctx.options().top);
   const std::int64_t vw = ctx.param("VW"), maxdim = ctx.param("MAXDIM"), dma_words = ctx.param("DMA_WORDS");
   std::string o = fmt::format(
       "// sim_config.h: the configuration facts the Verilator harness (sim_main.cpp)\n"
       "// needs, derived by tpugen {} from {} (sha256 {}).\n"
       "// Parameters: {}. Do not edit.\n"
       "#pragma once\n\n#include \"V{}.h\"\n\n"
-      "// Which harness sim_main.cpp compiles (the AXI top's needs the AXI facts below).\n"
-      "#define TPUSIM_AXI_TOP {}\n\nnamespace sim_config {{\n\n",
+      "// The harness sim_main.cpp runs on this top: its header and its class template.\n"
+      "#define TPUSIM_HARNESS_HEADER \"{}\"\n#define TPUSIM_HARNESS {}\n\nnamespace sim_config {{\n\n",
       TPUGEN_VERSION, fs::path(spec.path).filename().string(), spec.sha256, params_text(ctx),
-      hdl::top_module(ctx.options().top), ctx.options().top == hdl::TopKind::Axi ? 1 : 0);
-  const bool axi = ctx.options().top == hdl::TopKind::Axi;
+      hdl::top_module(ctx.options().top), harness.header, harness.harness);
   o += fmt::format("/// The top this simulator drives.\nusing Dut = V{0};\ninline constexpr const char* kTopModule = \"{0}\";\n\n",
                    hdl::top_module(ctx.options().top));
-  if (axi) o += axi_sim_config(ctx);
+  if (harness.config) o += harness.config(ctx);
   o += "/// A progress counter of progress_o and the header slice holding its count.\n"
        "struct Counter {\n  const char* name;\n  const char* unit;\n  unsigned hdr_word;\n  unsigned hdr_lsb;\n"
        "  unsigned hdr_width;\n};\n\n";
@@ -208,12 +242,12 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
   for (const auto& m : spec.memories) {
     if (m.dram || !m.host.empty()) continue;
     o += fmt::format("    {{\"{}\", \"TOP.{}.u_{}.u_{}.mem_q\", {}, {}}},\n", m.name,
-                     axi ? "tpu_axi_top.u_core" : "tpu_top", m.owner, m.name,
+                     harness.core, m.owner, m.name,
                      m.depth.eval(ctx.isa().params().scope()), m.row_bits.eval(ctx.isa().params().scope()));
   }
   o += "};\n\n// fault_unit_o: tpu_pkg::UNIT_*.\ninline constexpr const char* kUnitNames[] = {";
   for (std::size_t u = 0; u < spec.units.size(); ++u) o += fmt::format("{}\"{}\"", u ? ", " : "", spec.units[u].name);
-  o += "};\n\n// fault_o: tpu_pkg::FAULT_*, read from the generated package.\n"
+  o += "};\n\n// fault_o: tpu_pkg::FAULT_*, the spec's fault codes.\n"
        "inline constexpr const char* kFaultNames[] = {";
   const std::vector<std::string> faults = fault_names(ctx);
   for (std::size_t f = 0; f < faults.size(); ++f) o += fmt::format("{}\"{}\"", f ? ", " : "", faults[f]);
@@ -225,9 +259,10 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
 }
 
 std::vector<fs::path> harness_sources() {
-  return {"sim/harness/sim_main.cpp", "sim/harness/sim_common.h", "sim/harness/sim_top.h",
-          "sim/harness/memory_models.h", "sim/core/core_harness.h", "sim/axi/axi_harness.h",
-          "sim/axi/axi_types.h", "sim/axi/axi_memory.h", "sim/axi/axi_checker.h", "sim/axi/axi_lite.h"};
+  std::vector<fs::path> files = {"sim/harness/sim_main.cpp", "sim/harness/sim_common.h", "sim/harness/sim_top.h",
+                                 "sim/harness/memory_models.h"};
+  for (const auto& h : harnesses()) files.insert(files.end(), h.files.begin(), h.files.end());
+  return files;
 }
 
 std::vector<std::string> verilator_model_args() {

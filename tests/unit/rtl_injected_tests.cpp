@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hdl/generate.h"
+#include "hdl/tops.h"
 #include "hdl/injected_bugs.h"
 #include "test_support.h"
 
@@ -18,8 +19,9 @@ namespace {
 
 std::map<std::string, std::string> emit_all(const RtlContext& ctx) {
   std::map<std::string, std::string> out;
-  for (const auto& e : emitters())
-    if (!e.axi_only) out[e.module] = e.emit(ctx);
+  const Top& top = top_of(ctx.options().top);
+  out[std::string(top.package)] = emitter(top.package).emit(ctx);
+  for (const auto module : top.modules) out[std::string(module)] = emitter(module).emit(ctx);
   return out;
 }
 

@@ -35,11 +35,8 @@
 
 #include "sim/harness/sim_common.h"
 #include "sim_config.h"
-#if TPUSIM_AXI_TOP
-#include "sim/axi/axi_harness.h"
-#else
-#include "sim/core/core_harness.h"
-#endif
+// The harness of the top this simulator is built for (sim_config.h names it).
+#include TPUSIM_HARNESS_HEADER
 
 namespace {
 
@@ -240,12 +237,7 @@ int run(int argc, char** argv) {
   if (!o.coverage.empty()) throw UsageError{"this simulator was built without --coverage"};
 #endif
   Outcome r;
-  // The harness of the top this simulator was built with.
-#if TPUSIM_AXI_TOP
-  using Harness = AxiHarness<sim_config::Dut>;
-#else
-  using Harness = CoreHarness<sim_config::Dut>;
-#endif
+  using Harness = TPUSIM_HARNESS<sim_config::Dut>;
   {
     Harness h(o, *ctx);
     r = h.run();
