@@ -2,15 +2,15 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include "docs/axi_docs.h"
 #include "docs/markdown.h"
 #include "spec/axi_spec.h"
+#include "hdl/emitters.h"
 #include "hdl/rtl_context.h"
 #include "test_support.h"
 
-using namespace tpugen;
-using namespace tpugen::hdl;
 using namespace tpugen;
 using namespace tpugen::hdl;
 
@@ -98,6 +98,24 @@ TEST_CASE("the AXI top refuses a configuration whose beats AXI cannot size", "[a
   }
   // The core top has no such limit.
   CHECK_NOTHROW(RtlContext(isa, RtlOptions{}));
+}
+
+TEST_CASE("STATUS.fault must be as wide as the ISA spec's fault codes", "[axi_spec]") {
+  const std::filesystem::path path = std::filesystem::path(TPUGEN_BINARY_DIR) / "axi_spec_tests" / "fault3.yaml";
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << edited("{name: fault,          lsb: 8,  width: 4,", "{name: fault,          lsb: 8,  width: 3,");
+  RtlOptions o;
+  o.top = TopKind::Axi;
+  o.axi_spec_path = path.string();
+  const RtlContext ctx(test::isa_at({{"T", 4}, {"MAXDIM", 16}}), o);
+  try {
+    (void)emit_tpu_axi_top(ctx);
+    FAIL("accepted");
+  } catch (const Error& e) {
+    CHECK(e.rule() == "axi.spec");
+    CHECK_THAT(e.message(), Catch::Contains("field fault is 3 bits, but the core's fault_o is 4"));
+    CHECK(e.where().file == path.string());
+  }
 }
 
 TEST_CASE("docs/axi_top.md is the AXI spec's rendering (regenerate with: tpugen docs)", "[axi_spec][docs]") {

@@ -247,6 +247,12 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   for (const char* needed : {"ap_start", "auto_restart", "gie", "ier_done", "ier_ready", "isr_done", "isr_ready",
                              "core_reset"})
     (void)a.require_field(needed, "tpu_axi_top");
+  // STATUS.fault carries the core's fault_o, whose width the ISA spec's faults set.
+  if (const RegField& f = a.require_field("fault", "tpu_axi_top"); f.width != ctx.spec().fault_width)
+    throw Error("axi.spec",
+                fmt::format("field fault is {} bits, but the core's fault_o is {} (faults.width in {})", f.width,
+                            ctx.spec().fault_width, ctx.spec().path),
+                f.loc);
   std::vector<std::string> bases;
   for (const auto* st : {&imem, &rd, &wr})
     for (const auto& b : st->bases) bases.push_back(b);
