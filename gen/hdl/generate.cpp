@@ -14,7 +14,7 @@ namespace tpugen::hdl {
 const std::vector<Emitter>& emitters() {
   static const std::vector<Emitter> table = {
       {"tpu_pkg", "ISA constants and the dispatched instruction type, from the spec", emit_tpu_pkg},
-      {"tpu_pe", "one processing element of the weight-stationary array", emit_tpu_pe},
+      {"tpu_pe", "one processing element of the weight-stationary array", {}, false, "core/tpu_pe.sv"},
       {"tpu_array", "the T x T weight-stationary systolic array", emit_tpu_array},
       {"tpu_sequencer", "imem fetch, header, loop stack, AGU and dispatch", emit_tpu_sequencer},
       {"tpu_dma_ld", "dma_ld: operand rows from A and B", emit_tpu_dma_ld},
@@ -47,17 +47,41 @@ namespace {
 constexpr std::string_view kIo = "gen.io";
 }  // namespace
 
+std::string sv_template(std::string_view path, const TemplateValues& values) {
+  const std::string text = read_file(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / path, kIo);
+  std::size_t body = 0;
+  while (body < text.size() && text.compare(body, 3, "//!") == 0) {
+    const std::size_t eol = text.find('\n', body);
+    body = eol == std::string::npos ? text.size() : eol + 1;
+  }
+  return fill_template(std::string_view(text).substr(body), values, fmt::format("rtl/{}", path), kSvTemplate);
+}
+
+std::string module_text(const RtlContext& ctx, const Emitter& e) {
+  if (e.emit) return e.emit(ctx);
+  std::string text = read_file(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / e.source, kIo);
+  if (!ctx.options().inject_bug.empty()) inject_primitive_defect(text, e.module, ctx.options().inject_bug);
+  return text;
+}
+
+std::string module_text(const RtlContext& ctx, std::string_view module) {
+  for (const auto& e : emitters())
+    if (e.module == module) return module_text(ctx, e);
+  throw Error("gen.module", fmt::format("no module '{}' in the emitter table", module));
+}
+
 std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_dir) {
   const std::filesystem::path dir(out_dir);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("gen.io", fmt::format("cannot create '{}': {}", out_dir, ec.message()), SourceLoc{out_dir});
   std::vector<std::string> written, order;
-  // The package first, then the primitives, then the modules (top last).
+  // The package first, then the primitives, then the modules (top last),
+  // generated or hand-written (Emitter::source) in the table's order.
   const auto& table = emitters();
   auto emit_one = [&](const Emitter& e) {
     const std::string name = std::string(e.module) + ".sv";
-    write_file(dir / name, e.emit(ctx), kIo);
+    write_file(dir / name, module_text(ctx, e), kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   };

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "hdl/emitters.h"
+#include "hdl/generate.h"
 #include "hdl/rtl_context.h"
 #include "spec/params.h"
 #include "test_support.h"
@@ -52,11 +53,11 @@ Generated generate_config(const Config& c) {
   g.nar = ctx.param("NAR");
   fs::create_directories(g.dir);
   write_text(g.dir / "tpu_pkg.sv", hdl::emit_tpu_pkg(ctx));
-  write_text(g.dir / "tpu_pe.sv", hdl::emit_tpu_pe(ctx));
+  write_text(g.dir / "tpu_pe.sv", hdl::module_text(ctx, "tpu_pe"));  // hand-written: rtl/core/tpu_pe.sv
   write_text(g.dir / "tpu_array.sv", hdl::emit_tpu_array(ctx));
   write_text(g.dir / "tpu_accu.sv", hdl::emit_tpu_accu(ctx));
   for (const char* prim : {"tpu_fifo.sv", "tpu_ram_1r1w.sv"})
-    fs::copy_file(fs::path(TPUGEN_SOURCE_DIR) / "rtl" / prim, g.dir / prim, fs::copy_options::overwrite_existing);
+    fs::copy_file(fs::path(TPUGEN_SOURCE_DIR) / "rtl" / "prim" / prim, g.dir / prim, fs::copy_options::overwrite_existing);
   return g;
 }
 
