@@ -16,6 +16,8 @@ const std::vector<Emitter>& emitters() {
       {"tpu_pkg", "ISA constants and the dispatched instruction type, from the spec", emit_tpu_pkg},
       {"tpu_pe", "one processing element of the weight-stationary array", {}, false, "core/tpu_pe.sv"},
       {"tpu_array", "the T x T weight-stationary systolic array", emit_tpu_array},
+      {"tpu_seq_fetch", "the sequencer's imem fetch, header words and instruction buffer", {}, false,
+       "core/tpu_seq_fetch.sv"},
       {"tpu_sequencer", "imem fetch, header, loop stack, AGU and dispatch", emit_tpu_sequencer},
       {"tpu_dma_ld", "dma_ld: operand rows from A and B", emit_tpu_dma_ld},
       {"tpu_spm", "spm: the scratchpad and its streams", emit_tpu_spm},

@@ -7,8 +7,9 @@
 // Assertions (at the end, under `ifdef TPU_ASSERT: simulation only; tpugen's
 // harness build defines it and runs Verilator with --assert; synthesis
 // leaves it undefined): no push while full, no pop while empty, and the
-// stream rule on both ports (the producer's valid_i and data_i hold while
-// ready_o is low; valid_o and data_o hold while ready_i is low).
+// stream rule on both ports (tpu_stream_check: the producer's valid_i and
+// data_i hold while ready_o is low; valid_o and data_o hold while ready_i is
+// low).
 //
 // Parameters:
 //   Width  bits of one item
@@ -71,44 +72,38 @@ module tpu_fifo #(
 
 `ifdef TPU_ASSERT
   // ---------------------------------------------------------------------------
-  // Assertions. Immediate assertions in a clocked block (Yosys 0.23 has no
-  // concurrent `assert property`); in_stall_q/out_stall_q: the port showed
-  // valid without a handshake in the previous cycle.
+  // Assertions: no overflow or underflow (immediate assertions in a clocked
+  // block: Yosys 0.23 has no concurrent `assert property`), and the stream
+  // rule on both ports (tpu_stream_check).
   // ---------------------------------------------------------------------------
-  logic             in_stall_q, out_stall_q;
-  logic [Width-1:0] in_data_q, out_data_q;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      in_stall_q  <= 1'b0;
-      out_stall_q <= 1'b0;
-    end else begin
-      in_stall_q  <= valid_i && !ready_o;
-      out_stall_q <= valid_o && !ready_i;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    in_data_q  <= data_i;
-    out_data_q <= data_o;
-  end
-
   always_ff @(posedge clk_i) begin
     if (rst_ni) begin
       assert (!(push && (count_q == CntW'(Depth))))
       else $error("tpu_fifo %m: push while full (overflow)");
       assert (!(pop && (count_q == '0)))
       else $error("tpu_fifo %m: pop while empty (underflow)");
-      assert (!in_stall_q || valid_i)
-      else $error("tpu_fifo %m: valid_i fell before the handshake");
-      assert (!in_stall_q || (data_i == in_data_q))
-      else $error("tpu_fifo %m: data_i changed while stalled");
-      assert (!out_stall_q || valid_o)
-      else $error("tpu_fifo %m: valid_o fell before the handshake");
-      assert (!out_stall_q || (data_o == out_data_q))
-      else $error("tpu_fifo %m: data_o changed while stalled");
     end
   end
+
+  tpu_stream_check #(
+    .Width(Width)
+  ) u_check_in (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(valid_i),
+    .ready_i(ready_o),
+    .data_i (data_i)
+  );
+
+  tpu_stream_check #(
+    .Width(Width)
+  ) u_check_out (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(valid_o),
+    .ready_i(ready_i),
+    .data_i (data_o)
+  );
 `endif
 
 endmodule

@@ -24,6 +24,7 @@
 #include "isa/image.h"
 #include "isa/programs.h"
 #include "hdl/emitters.h"
+#include "hdl/generate.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -46,19 +47,22 @@ fs::path work_dir(const std::string& name) {
 
 using test::write_text;
 
-/// tpu_pkg.sv, the primitives and tpu_sequencer.sv in `dir`; the paths in
+/// tpu_pkg.sv, the primitives, the core's hand-written modules (the
+/// sequencer's fetch among them) and tpu_sequencer.sv in `dir`; the paths in
 /// compile order.
 std::vector<std::string> write_sources(const hdl::RtlContext& ctx, const fs::path& dir) {
   std::vector<std::string> files;
   write_text(dir / "tpu_pkg.sv", hdl::emit_tpu_pkg(ctx));
   files.push_back((dir / "tpu_pkg.sv").string());
-  std::vector<fs::path> primitives;
-  for (const auto& e : fs::directory_iterator(TPUGEN_SOURCE_DIR "/rtl"))
-    if (e.path().extension() == ".sv") primitives.push_back(e.path());
-  std::sort(primitives.begin(), primitives.end());
-  for (const auto& p : primitives) {
-    fs::copy_file(p, dir / p.filename(), fs::copy_options::overwrite_existing);
-    files.push_back((dir / p.filename()).string());
+  for (const auto& p : hdl::primitive_files()) {
+    const fs::path name = fs::path(p).filename();
+    fs::copy_file(p, dir / name, fs::copy_options::overwrite_existing);
+    files.push_back((dir / name).string());
+  }
+  for (const auto& e : hdl::emitters()) {
+    if (e.emit) continue;
+    write_text(dir / (std::string(e.module) + ".sv"), hdl::module_text(ctx, e));
+    files.push_back((dir / (std::string(e.module) + ".sv")).string());
   }
   write_text(dir / "tpu_sequencer.sv", hdl::emit_tpu_sequencer(ctx));
   files.push_back((dir / "tpu_sequencer.sv").string());
