@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "hdl/emitters.h"
+#include "hdl/generate.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -27,14 +28,14 @@ namespace {
 struct Module {
   const char* name;
   std::function<std::string(const RtlContext&)> emit;
-  std::vector<const char*> prims;  ///< primitives it instantiates
+  std::vector<const char*> prims;  ///< hand-written modules it instantiates (rtl/prim, rtl/core)
 };
 
 const std::vector<Module>& movers() {
-  static const std::vector<Module> table = {{"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv"}},
+  static const std::vector<Module> table = {{"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv", "tpu_dma_rd.sv"}},
                                             {"tpu_spm", emit_tpu_spm, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
                                             {"tpu_vru", emit_tpu_vru, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
-                                            {"tpu_dma_st", emit_tpu_dma_st, {}}};
+                                            {"tpu_dma_st", emit_tpu_dma_st, {"tpu_dma_wr.sv"}}};
   return table;
 }
 
@@ -45,16 +46,17 @@ test::ShellRun run_in(const fs::path& dir, const std::string& cmd, const std::st
   return test::run_shell(fmt::format("cd '{}' && ( {} )", dir.string(), cmd), dir / log);
 }
 
-/// Emit the package, the primitives and the four units into a fresh
-/// directory for one configuration.
+/// Emit the package, the primitives, the core's hand-written modules and the
+/// four units into a fresh directory for one configuration.
 fs::path emit_config(const std::string& name, const ParamOverrides& params) {
   const fs::path dir = fs::temp_directory_path() / fmt::format("tpugen_movers_{}", name);
   fs::remove_all(dir);
   fs::create_directories(dir);
   const RtlContext ctx(test::isa_at(params), RtlOptions{});
   write_text(dir / "tpu_pkg.sv", emit_tpu_pkg(ctx));
-  for (const auto& e : fs::directory_iterator(TPUGEN_SOURCE_DIR "/rtl"))
-    if (e.path().extension() == ".sv") fs::copy_file(e.path(), dir / e.path().filename());
+  for (const auto& p : primitive_files()) fs::copy_file(p, dir / fs::path(p).filename());
+  for (const auto& e : emitters())
+    if (!e.emit) write_text(dir / (std::string(e.module) + ".sv"), module_text(ctx, e));
   for (const auto& m : movers()) write_text(dir / (std::string(m.name) + ".sv"), m.emit(ctx));
   return dir;
 }
