@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hdl/rtl_context.h"
+#include "util/template.h"
 
 namespace tpugen::hdl {
 
@@ -19,11 +20,17 @@ std::string emit_tpu_dma_ld(const RtlContext& ctx);     ///< operand reads from 
 std::string emit_tpu_spm(const RtlContext& ctx);        ///< the scratchpad unit
 std::string emit_tpu_vru(const RtlContext& ctx);        ///< the vector register unit
 std::string emit_tpu_array(const RtlContext& ctx);      ///< the T x T weight-stationary array
-std::string emit_tpu_pe(const RtlContext& ctx);         ///< one processing element
 std::string emit_tpu_accu(const RtlContext& ctx);       ///< the accumulator unit
 std::string emit_tpu_dma_st(const RtlContext& ctx);     ///< results to C
 std::string emit_tpu_axi_ctrl(const RtlContext& ctx);   ///< the AXI4-Lite control slave (--top axi)
 std::string emit_tpu_axi_top(const RtlContext& ctx);    ///< the core behind AXI4 (--top axi)
+
+/// A SystemVerilog template under rtl/ (`path` relative to it, e.g.
+/// "core/tpu_array.sv.tpl"), its leading `//!` note lines dropped, with every
+/// `@NAME@` filled by the one strict filler (spec/template.h, kSvTemplate):
+/// throws Error("rtl.template") for a placeholder without a value or a value
+/// the template does not use.
+std::string sv_template(std::string_view path, const TemplateValues& values);
 
 /// The build parameters the core's modules use, in spec order.
 std::vector<std::string> core_parameters(const RtlContext& ctx);

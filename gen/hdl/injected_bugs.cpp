@@ -13,7 +13,9 @@ namespace {
 constexpr std::array<InjectedBug, 7> kBugs = {{
     {"pe_product_width", "tpu_pe",
      "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
-     "(needs both corner operands in one lane product)"},
+     "(needs both corner operands in one lane product)",
+     "assign prod  = act_x * w_x;  // exact: an operand product fits PRODUCT_BITS",
+     "assign prod  = ProdW'($signed((ProdW-1)'(act_x * w_x)));  // INJECTED DEFECT: one bit short"},
     {"sat_bound_off_by_one", "tpu_accu",
      "to_operand saturates above OPERAND_MAX + 1 instead of above OPERAND_MAX: a result of exactly "
      "OPERAND_MAX + 1 leaves as OPERAND_MIN (needs a result that lands on the bound)"},

@@ -18,10 +18,11 @@ namespace tpugen::hdl {
 
 struct InjectedBug {
   std::string_view name;
-  std::string_view module;       ///< the generated module that carries it
+  std::string_view module;       ///< the module (generated or hand-written) that carries it
   std::string_view description;  ///< what is wrong, and what it takes to see it
-  /// For a defect in a hand-written primitive (rtl/): the line it changes
-  /// and what it becomes (generate() applies it when copying the file).
+  /// For a defect in a hand-written file (rtl/: a primitive or a core
+  /// module): the line it changes and what it becomes (generate() applies it
+  /// when copying the file).
   /// Empty for a defect an emitter builds in.
   std::string_view correct = {}, defective = {};
 };
@@ -33,8 +34,8 @@ std::span<const InjectedBug> injected_bugs();
 /// ones when there is none.
 const InjectedBug& injected_bug(std::string_view name);
 
-/// Apply the defect `bug` to a hand-written primitive's text when it is one
-/// of that primitive's (module == `module`); otherwise leave it.
+/// Apply the defect `bug` to a hand-written file's text when it is one of
+/// that module's (module == `module`); otherwise leave it.
 void inject_primitive_defect(std::string& text, std::string_view module, std::string_view bug);
 
 /// Build defect `bug` into emitted text: replace the one occurrence of

@@ -10,7 +10,7 @@
 #include "util/diag.h"
 #include "util/file_io.h"
 #include "util/names.h"
-#include "synth/template.h"
+#include "util/template.h"
 
 namespace tpugen::synth {
 
@@ -335,8 +335,8 @@ ShellPnr pnr_in_shell(const FlowOptions& o, const fs::path& dir, const std::stri
   v["netlist_v"] = "netlist.v";
   out.shell_ffs = std::max<std::int64_t>(in_bits, 1) + 1 + std::max<std::int64_t>(out_bits, 1);
   const auto file = [&](std::string_view name) { return dir / name; };
-  write_file(file("ice40_shell.sv"), fill_template(load_template(o, "ice40_shell.sv"), v, "fpga/ice40_shell.sv"), kIo);
-  write_file(file("pnr.ys"), fill_template(load_template(o, "yosys_ice40_pnr.ys"), v, "fpga/yosys_ice40_pnr.ys"), kIo);
+  write_file(file("ice40_shell.sv"), fill_template(load_template(o, "ice40_shell.sv"), v, "fpga/ice40_shell.sv", kFpgaTemplate), kIo);
+  write_file(file("pnr.ys"), fill_template(load_template(o, "yosys_ice40_pnr.ys"), v, "fpga/yosys_ice40_pnr.ys", kFpgaTemplate), kIo);
   files.insert(files.end(), {prefix + "ice40_shell.sv", prefix + "pnr.ys"});
   const fs::path yosys = locate(o.yosys);
   if (const int rc = run_logged({yosys.string(), "-s", "pnr.ys"}, file("yosys_pnr.log"), dir); rc != 0)
@@ -429,13 +429,13 @@ void place_units(const FlowOptions& o, const Paths& p, FlowResult& r, const Temp
       uv["module"] = module;
       uv["unit_top"] = "tpugen_" + fs::path(u.dir).filename().string();
       uv["unit_dir"] = u.dir;
-      blocks += fill_template(unit_template, uv, "fpga/yosys_ice40_unit.ys");
+      blocks += fill_template(unit_template, uv, "fpga/yosys_ice40_unit.ys", kFpgaTemplate);
       units.push_back(std::move(u));
     }
     TemplateValues sv = v;
     sv["units"] = blocks;
     const std::string script = fmt::format("units/synth_{}.ys", round), log = fmt::format("units/yosys_{}.log", round);
-    write_file(p.file(script), fill_template(load_template(o, "yosys_ice40_units.ys"), sv, "fpga/yosys_ice40_units.ys"),
+    write_file(p.file(script), fill_template(load_template(o, "yosys_ice40_units.ys"), sv, "fpga/yosys_ice40_units.ys", kFpgaTemplate),
                kIo);
     r.files.insert(r.files.end(), {script, log});
     const fs::path yosys = locate(o.yosys);
@@ -654,9 +654,9 @@ FlowResult run_flow(const FlowOptions& o) {
 
   TemplateValues v = base_values(o);
   v["read_sources"] = reads;
-  const std::string front = fill_template(load_template(o, "yosys_front.ys"), v, "fpga/yosys_front.ys");
+  const std::string front = fill_template(load_template(o, "yosys_front.ys"), v, "fpga/yosys_front.ys", kFpgaTemplate);
   const std::string script_name = fmt::format("yosys_{}.ys", target_name(o.target));
-  const std::string back = fill_template(load_template(o, script_name), v, "fpga/" + script_name);
+  const std::string back = fill_template(load_template(o, script_name), v, "fpga/" + script_name, kFpgaTemplate);
   write_file(p.file("synth.ys"), front + "\n" + back, kIo);
   r.files.insert(r.files.end(), {"rtl/", "synth.ys", "yosys.log"});
   for (const char* stale : {"gates/latches.txt", "gates/check.txt", "gates/hierarchy.json", "gates/memories_in.il",
@@ -684,15 +684,15 @@ FlowResult run_flow(const FlowOptions& o) {
 
   // The templates for the engineer's own flow.
   v["clock_port"] = r.clock_port.empty() ? "clk_i" : r.clock_port;
-  write_file(p.file("constraints.sdc"), fill_template(load_template(o, "constraints.sdc"), v, "fpga/constraints.sdc"),
+  write_file(p.file("constraints.sdc"), fill_template(load_template(o, "constraints.sdc"), v, "fpga/constraints.sdc", kFpgaTemplate),
              kIo);
   r.files.push_back("constraints.sdc");
   const bool vivado = o.target != Target::Ice40;
   if (vivado) {
     write_file(p.file("constraints.xdc"),
-               fill_template(load_template(o, "constraints.xdc"), v, "fpga/constraints.xdc"), kIo);
+               fill_template(load_template(o, "constraints.xdc"), v, "fpga/constraints.xdc", kFpgaTemplate), kIo);
     write_file(p.file("vivado_synth.tcl"),
-               fill_template(load_template(o, "vivado_synth.tcl"), v, "fpga/vivado_synth.tcl"), kIo);
+               fill_template(load_template(o, "vivado_synth.tcl"), v, "fpga/vivado_synth.tcl", kFpgaTemplate), kIo);
     r.files.insert(r.files.end(), {"constraints.xdc", "vivado_synth.tcl"});
   }
   v["rtl_files"] = core_files.substr(0, core_files.empty() ? 0 : core_files.size() - 1);
@@ -701,9 +701,9 @@ FlowResult run_flow(const FlowOptions& o) {
   v["constraint_filesets"] =
       vivado ? "  constraints_xilinx:\n    files:\n      - constraints.xdc: {file_type: xdc}\n" : "";
   const std::string synth_snippet = vivado ? "core_synth_vivado.yml" : "core_synth_icestorm.yml";
-  v["synth_target"] = fill_template(load_template(o, synth_snippet), v, "fpga/" + synth_snippet);
+  v["synth_target"] = fill_template(load_template(o, synth_snippet), v, "fpga/" + synth_snippet, kFpgaTemplate);
   const std::string core_name = fmt::format("{}{}.core", o.top, o.config_name.empty() ? "" : "_" + o.config_name);
-  write_file(p.file(core_name), fill_template(load_template(o, "ip.core"), v, "fpga/ip.core"), kIo);
+  write_file(p.file(core_name), fill_template(load_template(o, "ip.core"), v, "fpga/ip.core", kFpgaTemplate), kIo);
   r.files.push_back(core_name);
 
   r.files.insert(r.files.end(), {"synth_report.txt", "synth_report.json"});

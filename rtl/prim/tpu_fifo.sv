@@ -4,6 +4,13 @@
 // configuration. Stream rule (PULP common_cells): valid_o never depends on
 // ready_i; once valid_o rises, data_o holds until the handshake.
 //
+// Assertions (at the end, under `ifdef TPU_ASSERT: simulation only; tpugen's
+// harness build defines it and runs Verilator with --assert; synthesis
+// leaves it undefined): no push while full, no pop while empty, and the
+// stream rule on both ports (tpu_stream_check: the producer's valid_i and
+// data_i hold while ready_o is low; valid_o and data_o hold while ready_i is
+// low).
+//
 // Parameters:
 //   Width  bits of one item
 //   Depth  items it holds (>= 1); the stream depth QD of the spec
@@ -62,5 +69,41 @@ module tpu_fifo #(
   always_ff @(posedge clk_i) begin
     if (push) mem_q[wptr_q] <= data_i;
   end
+
+`ifdef TPU_ASSERT
+  // ---------------------------------------------------------------------------
+  // Assertions: no overflow or underflow (immediate assertions in a clocked
+  // block: Yosys 0.23 has no concurrent `assert property`), and the stream
+  // rule on both ports (tpu_stream_check).
+  // ---------------------------------------------------------------------------
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!(push && (count_q == CntW'(Depth))))
+      else $error("tpu_fifo %m: push while full (overflow)");
+      assert (!(pop && (count_q == '0)))
+      else $error("tpu_fifo %m: pop while empty (underflow)");
+    end
+  end
+
+  tpu_stream_check #(
+    .Width(Width)
+  ) u_check_in (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(valid_i),
+    .ready_i(ready_o),
+    .data_i (data_i)
+  );
+
+  tpu_stream_check #(
+    .Width(Width)
+  ) u_check_out (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(valid_o),
+    .ready_i(ready_i),
+    .data_i (data_o)
+  );
+`endif
 
 endmodule

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string_view>
 
 #include "sim/rtl_engine.h"
 #include "util/file_io.h"
+#include "util/template.h"
 
 namespace tpugen::sim {
 
@@ -20,20 +20,10 @@ namespace {
 
 constexpr std::string_view kIo = "gen.io";
 
-/// `text` with every `@NAME@` of `vars` replaced; an unknown `@NAME@` is a
-/// bug in a template.
-std::string substitute(std::string text, const std::vector<std::pair<std::string, std::string>>& vars,
-                       const std::string& what) {
-  for (const auto& [name, value] : vars) {
-    const std::string key = "@" + name + "@";
-    for (auto pos = text.find(key); pos != std::string::npos; pos = text.find(key, pos + value.size()))
-      text.replace(pos, key.size(), value);
-  }
-  std::smatch m;
-  if (std::regex_search(text, m, std::regex("@[A-Z_]+@")))
-    throw Error("gen.template", fmt::format("{}: unknown placeholder {}", what, m.str()));
-  return text;
-}
+/// The cocotb templates (tb/cocotb/templates): `@NAME@`, through the one
+/// strict filler (an `@NAME@` without a value is a bug in a template); one
+/// value map serves all of them.
+constexpr TemplateSyntax kCocotbTemplate{"@", "@", "gen.template", false};
 
 /// The cocotb requirement pinned in tb/cocotb/requirements.txt ("cocotb==X").
 std::string pinned_cocotb(const std::string& requirements) {
@@ -120,7 +110,7 @@ std::vector<std::string> write_cocotb_build(const hdl::RtlContext& ctx, const st
   for (const auto& a : cocotb_verilator_args()) vargs += (vargs.empty() ? "" : " ") + a;
   std::string params;
   for (const auto& [name, v] : ctx.isa().params().build_parameters()) params += fmt::format(" {}={}", name, v);
-  const std::vector<std::pair<std::string, std::string>> vars = {
+  const TemplateValues vars = {
       {"TOPLEVEL", std::string(hdl::top_module(ctx.options().top))},
       {"VERILATOR_ARGS", vargs},
       {"COCOTB_VERSION", pinned_cocotb(requirements)},
@@ -136,7 +126,8 @@ std::vector<std::string> write_cocotb_build(const hdl::RtlContext& ctx, const st
   put("tpu_config.json", cocotb_config_json(ctx));
   put("requirements.txt", requirements);
   for (const char* t : {"cocotb.mk", "Makefile", "test_tpu.py", "COCOTB.md"})
-    put(t, substitute(read_file(src / "templates" / t, kIo), vars, fmt::format("tb/cocotb/templates/{}", t)));
+    put(t, fill_template(read_file(src / "templates" / t, kIo), vars, fmt::format("tb/cocotb/templates/{}", t),
+                         kCocotbTemplate));
   // The helper library, as it is (sorted: the output is byte-identical).
   std::vector<fs::path> lib;
   for (const auto& e : fs::directory_iterator(src / "tpugen_cocotb"))

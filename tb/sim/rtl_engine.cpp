@@ -267,17 +267,22 @@ std::vector<fs::path> harness_sources() {
 
 std::vector<std::string> verilator_model_args() {
   // Every register and memory starts random (+verilator+rand+reset+2 at run
-  // time, or VerilatedContext::randReset(2)), never silently zero. The same
-  // flags as verilator_args below (a unit test holds the two together).
-  return {"--x-assign", "unique", "--x-initial", "unique", "-O2"};
+  // time, or VerilatedContext::randReset(2)), never silently zero. The RTL's
+  // assertions (rtl/: under `ifdef TPU_ASSERT) are compiled in and checked:
+  // a failing one stops the simulation with its message. The same flags as
+  // verilator_args below (a unit test holds the two together).
+  return {"--x-assign", "unique", "--x-initial", "unique", "--assert", "-DTPU_ASSERT", "-O2"};
 }
 
 std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra,
                                        const std::string& top) {
-  std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2", "--x-assign", "unique", "--x-initial",
-                                   "unique", "--trace-fst", "--vpi", "-O2", "--top-module", top, "-f", "files.f",
-                                   "sim/harness/sim_main.cpp", "-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS",
-                                   "-I" + dir.string()};
+  std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2"};
+  for (const auto& a : verilator_model_args()) args.push_back(a);
+  for (const auto& a : {"--trace-fst", "--vpi", "--top-module"}) args.emplace_back(a);
+  args.push_back(top);
+  for (const auto& a : {"-f", "files.f", "sim/harness/sim_main.cpp", "-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS"})
+    args.emplace_back(a);
+  args.push_back("-I" + dir.string());
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }

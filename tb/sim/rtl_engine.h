@@ -38,8 +38,8 @@ std::string sim_config_header(const hdl::RtlContext& ctx);
 /// FAULT_* constants are written from).
 std::vector<std::string> fault_names(const hdl::RtlContext& ctx);
 
-/// The Verilator arguments that shape the model itself (X handling,
-/// optimisation), as the harness build (verilator_args) uses them: what the
+/// The Verilator arguments that shape the model itself (X handling, the
+/// RTL's assertions on: --assert -DTPU_ASSERT, optimisation), as the harness build (verilator_args) uses them: what the
 /// cocotb build (`gen --vpi`) adds to cocotb's own.
 std::vector<std::string> verilator_model_args();
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "hdl/emitters.h"
+#include "hdl/generate.h"
 #include "hdl/rtl_context.h"
 #include "hdl_runner.h"
 #include "spec/params.h"
@@ -38,8 +39,7 @@ struct Generated {
 Generated generate_config(const Config& c, const std::string& use) {
   const ParamOverrides params = {{"T", c.t}, {"MAXDIM", c.maxdim}};
   const auto& rtl = test::generated("compute", use + "_t" + std::to_string(c.t) + "_m" + std::to_string(c.maxdim), params,
-                                    {{"tpu_pe", hdl::emit_tpu_pe},
-                                     {"tpu_array", hdl::emit_tpu_array},
+                                    {{"tpu_array", hdl::emit_tpu_array},
                                      {"tpu_accu", hdl::emit_tpu_accu}});
   return {rtl, c.t, hdl::RtlContext(test::isa_at(params), {}).param("NAR")};
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gates.sh TPUGEN WORKDIR [parameter flags...]
 # The portability gates on one generated configuration: Verilator -Wall lint
-# with no warning, Yosys 0.23 (read_verilog -sv, hierarchy -check, proc,
+# with no warning (with and without the simulation-only assertions,
+# -DTPU_ASSERT), Yosys 0.23 (read_verilog -sv, hierarchy -check, proc,
 # check -assert, synth) with no latch cell, and an Icarus -g2012 compile.
 # The top is the one the configuration names (params.json: tpu_top, or
 # tpu_axi_top with --top axi).
@@ -16,6 +17,9 @@ top=$(python3 -c 'import json; print(json.load(open("params.json"))["top"])')
 echo "== verilator --lint-only -Wall"
 verilator --lint-only -Wall --top-module "$top" "${files[@]}" 2>&1 | tee ../verilator.log
 if grep -q "%Warning\|%Error" ../verilator.log; then echo "gates.sh: Verilator reported warnings" >&2; exit 1; fi
+# The same with the simulation-only assertions compiled in (`ifdef TPU_ASSERT).
+verilator --lint-only -Wall -DTPU_ASSERT --top-module "$top" "${files[@]}" 2>&1 | tee ../verilator_assert.log
+if grep -q "%Warning\|%Error" ../verilator_assert.log; then echo "gates.sh: Verilator reported warnings with -DTPU_ASSERT" >&2; exit 1; fi
 
 echo "== yosys"
 reads=""

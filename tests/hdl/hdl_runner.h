@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hdl/emitters.h"
+#include "hdl/generate.h"
 #include "hdl/rtl_context.h"
 #include "test_support.h"
 
@@ -40,7 +41,8 @@ inline std::string joined(const std::vector<std::string>& files) {
 }
 
 /// A configuration's RTL in one directory: tpu_pkg.sv, the primitives of
-/// rtl/prim and the modules asked for; every tool runs in the directory.
+/// rtl/prim, the hand-written modules of rtl/core and the generated modules
+/// asked for; every tool runs in the directory.
 class RtlDir {
  public:
   /// Emit into `dir` (emptied first).
@@ -51,13 +53,16 @@ class RtlDir {
     fs::create_directories(dir_);
     write_text(dir_ / "tpu_pkg.sv", hdl::emit_tpu_pkg(ctx));
     files_.push_back("tpu_pkg.sv");
-    std::vector<fs::path> prims;
-    for (const auto& e : fs::directory_iterator(TPUGEN_SOURCE_DIR "/rtl/prim"))
-      if (e.path().extension() == ".sv") prims.push_back(e.path());
-    std::sort(prims.begin(), prims.end());
-    for (const auto& p : prims) {
-      fs::copy_file(p, dir_ / p.filename());
-      files_.push_back(p.filename().string());
+    for (const auto& p : hdl::primitive_files(ctx.options().top)) {
+      const fs::path name = fs::path(p).filename();
+      fs::copy_file(p, dir_ / name);
+      files_.push_back(name.string());
+    }
+    // The hand-written modules (rtl/core) the generated ones instantiate.
+    for (const auto& e : hdl::emitters()) {
+      if (e.emit) continue;
+      write_text(dir_ / (std::string(e.module) + ".sv"), hdl::module_text(ctx, e));
+      files_.push_back(std::string(e.module) + ".sv");
     }
     for (const auto& m : modules) {
       write_text(dir_ / (m.name + ".sv"), m.emit(ctx));
@@ -66,7 +71,7 @@ class RtlDir {
   }
 
   [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
-  /// Every file, in compile order (tpu_pkg.sv, the primitives, the modules).
+  /// Every file, in compile order (tpu_pkg.sv, the primitives, the hand-written modules, the generated ones).
   [[nodiscard]] const std::vector<std::string>& files() const { return files_; }
 
   /// A shell command run in the directory; its output kept in `log` there.

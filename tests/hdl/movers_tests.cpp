@@ -23,14 +23,14 @@ namespace {
 struct Module {
   const char* name;
   std::function<std::string(const RtlContext&)> emit;
-  std::vector<const char*> prims;  ///< primitives it instantiates
+  std::vector<const char*> prims;  ///< hand-written modules it instantiates (rtl/prim, rtl/core)
 };
 
 const std::vector<Module>& movers() {
-  static const std::vector<Module> table = {{"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv"}},
+  static const std::vector<Module> table = {{"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv", "tpu_dma_rd.sv"}},
                                             {"tpu_spm", emit_tpu_spm, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
                                             {"tpu_vru", emit_tpu_vru, {"tpu_fifo.sv", "tpu_ram_1r1w.sv"}},
-                                            {"tpu_dma_st", emit_tpu_dma_st, {}}};
+                                            {"tpu_dma_st", emit_tpu_dma_st, {"tpu_dma_wr.sv"}}};
   return table;
 }
 

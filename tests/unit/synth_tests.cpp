@@ -5,26 +5,52 @@
 #include "util/diag.h"
 #include "synth/reports.h"
 #include "synth/synth_flow.h"
-#include "synth/template.h"
+#include "util/template.h"
 
 using namespace tpugen;
 using namespace tpugen::synth;
 
 TEST_CASE("fill_template replaces named placeholders and leaves TCL braces alone", "[synth]") {
   const std::string text = "create_clock -period {{period}} [get_ports {{clk}}]\nif {$argc > 0} { puts {x} }\n{{ a }}";
-  const std::string out = fill_template(text, {{"period", "5.000"}, {"clk", "clk_i"}}, "t.xdc");
+  const std::string out = fill_template(text, {{"period", "5.000"}, {"clk", "clk_i"}}, "t.xdc", kFpgaTemplate);
   CHECK(out == "create_clock -period 5.000 [get_ports clk_i]\nif {$argc > 0} { puts {x} }\n{{ a }}");
 }
 
 TEST_CASE("fill_template names the template line and placeholder without a value", "[synth]") {
   try {
-    (void)fill_template("ok\nread {{files}}\n", {}, "fpga/x.ys");
+    (void)fill_template("ok\nread {{files}}\n", {}, "fpga/x.ys", kFpgaTemplate);
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.rule() == "synth.template");
     CHECK(e.message().find("line 2") != std::string::npos);
     CHECK(e.message().find("files") != std::string::npos);
   }
+}
+
+TEST_CASE("fill_template: the SystemVerilog syntax leaves @(posedge ...) alone and fills in one pass", "[synth]") {
+  const std::string text = "always_ff @(posedge clk_i) @A@_q <= @B@; // a@b.c\n";
+  CHECK(fill_template(text, {{"A", "x"}, {"B", "@A@"}}, "t.sv.tpl", kSvTemplate) ==
+        "always_ff @(posedge clk_i) x_q <= @A@; // a@b.c\n");
+}
+
+TEST_CASE("fill_template: the SystemVerilog syntax refuses an unfilled placeholder and an unused value", "[synth]") {
+  const auto rule_and_message = [](const std::string& text, const TemplateValues& v) {
+    try {
+      (void)fill_template(text, v, "rtl/core/x.sv.tpl", kSvTemplate);
+    } catch (const Error& e) {
+      return e.rule() + ": " + e.message();
+    }
+    return std::string("no error");
+  };
+  const std::string unfilled = rule_and_message("a\n@T@ @W@\n", {{"T", "4"}});
+  CHECK(unfilled.rfind("rtl.template: ", 0) == 0);
+  CHECK(unfilled.find("line 2") != std::string::npos);
+  CHECK(unfilled.find("@W@") != std::string::npos);
+  const std::string unused = rule_and_message("@T@\n", {{"T", "4"}, {"TYPO", "1"}});
+  CHECK(unused.rfind("rtl.template: ", 0) == 0);
+  CHECK(unused.find("@TYPO@") != std::string::npos);
+  // The fpga/ templates share one value map: an unused value is fine there.
+  CHECK(fill_template("{{a}}", {{"a", "1"}, {"b", "2"}}, "fpga/x.ys", kFpgaTemplate) == "1");
 }
 
 TEST_CASE("parse_check groups check's warnings per net and rule", "[synth]") {

@@ -244,63 +244,35 @@ std::string decode(const RtlContext& ctx, const LdPlan& plan, const std::vector<
 
 std::string body(const LdPlan& plan) {
   std::string o;
-  o += "  // Requests: a register, loaded by a step, held until the memory takes it.\n"
-       "  assign req_free = !req_valid_q || dram_rd_req_ready_i;\n"
-       "  assign credit   = (CreditW'(tag_usage) + CreditW'(out_usage)) < (CreditW'(QD) + CreditW'(out_pop));\n"
-       "  assign step     = cur_valid_q && req_free && credit;\n\n"
-       "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "    if (!rst_ni) begin\n"
-       "      req_valid_q <= 1'b0;\n";
-  o += fmt::format("      req_sel_q   <= {};\n", sel_name(*plan.sources.front()));
-  o += "      req_addr_q  <= '0;\n"
-       "    end else if (step) begin\n"
-       "      req_valid_q <= 1'b1;\n"
-       "      req_sel_q   <= cur_sel_q;\n"
-       "      req_addr_q  <= cur_row_q + cur_col_q;\n"
-       "    end else if (dram_rd_req_ready_i) begin\n"
-       "      req_valid_q <= 1'b0;\n"
-       "    end\n"
-       "  end\n"
-       "  assign dram_rd_req_valid_o = req_valid_q;\n"
-       "  assign dram_rd_req_sel_o   = req_sel_q;\n"
-       "  assign dram_rd_req_addr_o  = req_addr_q;\n\n"
-       "  // Tags: route and packed word of every request not yet answered.\n"
-       "  tpu_fifo #(\n"
-       "    .Width(TagW),\n"
-       "    .Depth(QD)\n"
-       "  ) u_tags (\n"
-       "    .clk_i  (clk_i),\n"
-       "    .rst_ni (rst_ni),\n"
-       "    .valid_i(step),\n"
-       "    .ready_o(tag_ready),\n"
-       "    .data_i ({cur_route_q, cur_word_q}),\n"
-       "    .valid_o(tag_valid),\n"
-       "    .ready_i(rsp_fire),\n"
-       "    .data_o (tag_data),\n"
-       "    .usage_o(tag_usage)\n"
-       "  );\n"
-       "  assign tag_route = tag_data[WordW +: RouteW];\n"
-       "  assign tag_word  = tag_data[WordW-1:0];\n\n"
-       "  // Responses: pick the packed word, queue the row with its route.\n"
-       "  assign dram_rd_rsp_ready_o = tag_valid && out_ready;\n"
-       "  assign rsp_fire            = dram_rd_rsp_valid_i && dram_rd_rsp_ready_o;\n"
-       "  assign rsp_row             = dram_rd_rsp_data_i[VW*32'(tag_word) +: VW];\n\n"
-       "  tpu_fifo #(\n"
-       "    .Width(RouteW + VW),\n"
-       "    .Depth(QD)\n"
-       "  ) u_rows (\n"
-       "    .clk_i  (clk_i),\n"
-       "    .rst_ni (rst_ni),\n"
-       "    .valid_i(rsp_fire),\n"
-       "    .ready_o(out_ready),\n"
-       "    .data_i ({tag_route, rsp_row}),\n"
-       "    .valid_o(out_valid),\n"
-       "    .ready_i(out_take),\n"
-       "    .data_o (out_data),\n"
-       "    .usage_o(out_usage)\n"
-       "  );\n"
-       "  assign out_route = out_data[VW +: RouteW];\n"
-       "  assign out_pop   = out_valid && out_take;\n\n"
+  o += "  // Requests, their tags and the rows (u_rd, the hand-written tpu_dma_rd).\n"
+       "  tpu_dma_rd #(\n"
+       "    .VW       (VW),\n"
+       "    .DMA_WORDS(DMA_WORDS),\n"
+       "    .QD       (QD),\n"
+       "    .RouteW   (RouteW)\n"
+       "  ) u_rd (\n"
+       "    .clk_i,\n"
+       "    .rst_ni,\n"
+       "    .en_i       (cur_valid_q),\n"
+       "    .sel_i      (cur_sel_q),\n"
+       "    .addr_i     (cur_row_q + cur_col_q),\n"
+       "    .route_i    (cur_route_q),\n"
+       "    .word_i     (cur_word_q),\n"
+       "    .step_o     (step),\n"
+       "    .dram_rd_req_valid_o,\n"
+       "    .dram_rd_req_ready_i,\n"
+       "    .dram_rd_req_sel_o,\n"
+       "    .dram_rd_req_addr_o,\n"
+       "    .dram_rd_rsp_valid_i,\n"
+       "    .dram_rd_rsp_ready_o,\n"
+       "    .dram_rd_rsp_data_i,\n"
+       "    .out_valid_o(out_valid),\n"
+       "    .out_ready_i(out_take),\n"
+       "    .out_route_o(out_route),\n"
+       "    .out_row_o  (out_row),\n"
+       "    .out_pop_o  (out_pop),\n"
+       "    .idle_o     (rd_idle)\n"
+       "  );\n\n"
        "  // Each row leaves on its route's channel.\n";
   std::vector<std::string> takes;
   for (const auto& r : plan.routes) takes.push_back(fmt::format("((out_route == {}) && {}_ready_i)", route_name(r), r));
@@ -308,7 +280,7 @@ std::string body(const LdPlan& plan) {
   for (const auto& r : plan.routes)
     o += fmt::format(
         "  assign {0}_valid_o = out_valid && (out_route == {1});\n"
-        "  assign {0}_data_o  = out_data[VW-1:0];\n",
+        "  assign {0}_data_o  = out_row;\n",
         r, route_name(r));
   return o;
 }
@@ -334,10 +306,7 @@ std::string emit_tpu_dma_ld(const RtlContext& ctx) {
 
   o += "  localparam int WordW   = (DMA_WORDS > 1) ? $clog2(DMA_WORDS) : 1;  // packed word index bits\n";
   o += fmt::format("  localparam int NRoutes = {};  // output channels\n", plan.routes.size());
-  o += "  localparam int RouteW  = (NRoutes > 1) ? $clog2(NRoutes) : 1;\n"
-       "  localparam int TagW    = RouteW + WordW;\n"
-       "  localparam int QdCntW  = $clog2(QD + 1);\n"
-       "  localparam int CreditW = QdCntW + 1;\n\n";
+  o += "  localparam int RouteW  = (NRoutes > 1) ? $clog2(NRoutes) : 1;\n\n";
   for (std::size_t i = 0; i < plan.sources.size(); ++i)
     o += fmt::format("  localparam logic {} = 1'b{};  // dram_rd_req_sel_o for {}\n", sel_name(*plan.sources[i]), i,
                      plan.sources[i]->name);
@@ -345,25 +314,15 @@ std::string emit_tpu_dma_ld(const RtlContext& ctx) {
     o += fmt::format("  localparam logic [RouteW-1:0] {} = RouteW'({});\n", route_name(plan.routes[i]), i);
   o += "\n" + render_skeleton_decls(fields);
   o += render_instr_fields(ctx, plan.used);
-  o += "\n  // Request register, tags, and the row FIFO.\n"
-       "  logic              req_valid_q, req_sel_q, req_free, credit;\n"
-       "  logic [31:0]       req_addr_q;\n"
-       "  logic              tag_valid, tag_ready, rsp_fire;\n"
-       "  logic [TagW-1:0]   tag_data;\n"
-       "  logic [QdCntW-1:0] tag_usage, out_usage;\n"
-       "  logic [RouteW-1:0] tag_route, out_route;\n"
-       "  logic [WordW-1:0]  tag_word;\n"
-       "  logic [VW-1:0]     rsp_row;\n"
-       "  logic              out_ready, out_valid, out_take, out_pop;\n"
-       "  logic [RouteW+VW-1:0] out_data;\n\n";
+  o += "\n  // The rows of u_rd, with their routes.\n"
+       "  logic              out_valid, out_take, out_pop, rd_idle;\n"
+       "  logic [RouteW-1:0] out_route;\n"
+       "  logic [VW-1:0]     out_row;\n\n";
   o += decode(ctx, plan, fields) + "\n";
   o += render_skeleton_logic(fields) + "\n";
   o += body(plan) + "\n";
   o += render_progress({"out_pop"}) + "\n";
-  o += "  assign idle_o = !cur_valid_q && !req_valid_q && (tag_usage == '0) && (out_usage == '0);\n\n"
-       "  // A request is made only with a credit, so the tag FIFO never refuses.\n"
-       "  logic unused_tag_ready;\n"
-       "  assign unused_tag_ready = tag_ready;\n";
+  o += "  assign idle_o = !cur_valid_q && rd_idle;\n";
   o += "\nendmodule\n";
   return o;
 }

@@ -89,7 +89,7 @@ std::string module_comment(const RtlContext& ctx, const StPlan& plan) {
       "//\n"
       "// Pipelined: a row is taken from {1} into the request register each cycle\n"
       "// the register is free; writes run ahead of their acknowledgements by at\n"
-      "// most MaxWrites (16, counting the one in the request register): one row\n"
+      "// most MaxWrites (16, in u_wr; counting the one in the request register): one row\n"
       "// a cycle while each acknowledgement comes within MaxWrites - 2 cycles of\n"
       "// its request's handshake (memory latency up to 13, where latency 0 is an\n"
       "// acknowledgement in the next cycle). The next instruction's rows follow\n"
@@ -150,54 +150,40 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
   o += render_params(ctx, {"T", "MAXDIM"}, {ctx.spec().parameter("T")->role, ctx.spec().parameter("MAXDIM")->role},
                      {{"CBeat", ctx.options().c_beat_words, "packed words per C write beat, a power of two"}});
   o += ") (\n" + ports(ctx, plan) + ");\n\n";
-  o += "  localparam int MaxWrites = 16;  // writes taken and not yet acknowledged, at most\n"
-       "  localparam int WrCntW    = $clog2(MaxWrites + 1);\n"
-       "  localparam int SlotW     = $clog2(CBeat);  // packed word index bits within a beat\n\n";
   o += render_skeleton_decls(fields);
   o += render_instr_fields(ctx, plan.used);
-  o += "\n  // The write request register and the writes awaiting acknowledgement.\n"
-       "  logic              req_valid_q, req_free, ack;\n"
-       "  logic [31:0]       req_word_q;  // packed word index in C\n"
-       "  logic [VW-1:0]     req_data_q;\n"
-       "  logic [WrCntW-1:0] pending_q;\n\n";
+  o += "\n  // The DRAM writes (u_wr, the hand-written tpu_dma_wr).\n"
+       "  logic ack, wr_idle;\n\n";
   o += decode(ctx, plan, fields) + "\n";
   o += fmt::format(
-      "  // A step takes a row from {0} into the request register.\n"
-      "  assign {1} = !req_valid_q || dram_wr_req_ready_i;\n"
-      "  assign {0}_ready_o = cur_valid_q && req_free && (pending_q != WrCntW'(MaxWrites));\n"
-      "  assign {2} = {0}_valid_i && {0}_ready_o;\n\n",
-      in, fmt::format("{:<{}}", "req_free", in.size() + 8), fmt::format("{:<{}}", "step", in.size() + 8));
-  o += render_skeleton_logic(fields) + "\n";
-  o += fmt::format(
-      "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "    if (!rst_ni) begin\n"
-      "      req_valid_q <= 1'b0;\n"
-      "      req_word_q  <= '0;\n"
-      "      req_data_q  <= '0;\n"
-      "    end else if (step) begin\n"
-      "      req_valid_q <= 1'b1;\n"
-      "      req_word_q  <= cur_row_q + cur_col_q;\n"
-      "      req_data_q  <= {0}_data_i;\n"
-      "    end else if (dram_wr_req_ready_i) begin\n"
-      "      req_valid_q <= 1'b0;\n"
-      "    end\n"
-      "  end\n"
-      "  assign dram_wr_req_valid_o = req_valid_q;\n"
-      "  assign dram_wr_req_addr_o  = (req_word_q >> SlotW) * 32'(CBeat * T);\n"
-      "  assign dram_wr_req_data_o  = {{CBeat{{req_data_q}}}};\n"
-      "  for (genvar s = 0; s < CBeat; s++) begin : gen_strb\n"
-      "    assign dram_wr_req_strb_o[s*T +: T] = {{T{{(req_word_q & 32'(CBeat - 1)) == 32'(s)}}}};\n"
-      "  end\n\n"
-      "  // Acknowledgements, in order: one per write taken.\n"
-      "  assign dram_wr_rsp_ready_o = (pending_q != '0);\n"
-      "  assign ack                 = dram_wr_rsp_valid_i && dram_wr_rsp_ready_o;\n"
-      "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "    if (!rst_ni) pending_q <= '0;\n"
-      "    else pending_q <= pending_q + WrCntW'(step) - WrCntW'(ack);\n"
-      "  end\n\n",
+      "  // A step takes a row from {0} into the write request register.\n"
+      "  tpu_dma_wr #(\n"
+      "    .T    (T),\n"
+      "    .CBeat(CBeat),\n"
+      "    .VW   (VW)\n"
+      "  ) u_wr (\n"
+      "    .clk_i,\n"
+      "    .rst_ni,\n"
+      "    .en_i   (cur_valid_q),\n"
+      "    .word_i (cur_row_q + cur_col_q),\n"
+      "    .valid_i({0}_valid_i),\n"
+      "    .ready_o({0}_ready_o),\n"
+      "    .data_i ({0}_data_i),\n"
+      "    .step_o (step),\n"
+      "    .dram_wr_req_valid_o,\n"
+      "    .dram_wr_req_ready_i,\n"
+      "    .dram_wr_req_addr_o,\n"
+      "    .dram_wr_req_data_o,\n"
+      "    .dram_wr_req_strb_o,\n"
+      "    .dram_wr_rsp_valid_i,\n"
+      "    .dram_wr_rsp_ready_o,\n"
+      "    .ack_o  (ack),\n"
+      "    .idle_o (wr_idle)\n"
+      "  );\n\n",
       in);
+  o += render_skeleton_logic(fields) + "\n";
   o += render_progress({"ack"}) + "\n";
-  o += "  assign idle_o = !cur_valid_q && (pending_q == '0);\n";
+  o += "  assign idle_o = !cur_valid_q && wr_idle;\n";
   o += "\nendmodule\n";
   return o;
 }

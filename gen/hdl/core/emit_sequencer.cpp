@@ -178,13 +178,14 @@ SeqPlan plan_sequencer(const RtlContext& ctx) {
 
 std::string module_comment(const SeqPlan& plan) {
   std::string o = R"(
-// Fetch. On start_i (ignored while busy) the sequencer requests imem beats
-// from word 0, several in flight, and captures the NHDR header words
-// (header_o) and the instructions into a flop buffer of
-// (IMEM_SIZE - NHDR) / IWORDS entries. It fetches NHDR + IWORDS * n_instr
-// words, n_instr from the header (before that word arrives it requests the
-// header and the first instruction only); a count past the buffer raises
-// FAULT_IMEM. Responses still owed to an earlier run are dropped.
+// Fetch (u_fetch, the hand-written tpu_seq_fetch). On start_i (ignored while
+// busy) the sequencer requests imem beats from word 0, several in flight, and
+// captures the NHDR header words (header_o) and the instructions into a flop
+// buffer of (IMEM_SIZE - NHDR) / IWORDS entries. It fetches
+// NHDR + IWORDS * n_instr words, n_instr from the header (before that word
+// arrives it requests the header and the first instruction only); a count
+// past the buffer raises FAULT_IMEM. Responses still owed to an earlier run
+// are dropped.
 //
 // Issue. One instruction per cycle from pc, as soon as it has arrived.
 // loop pushes {body = pc + 1, iv = 0, trip = nr} (do-while); endloop adds one
@@ -194,10 +195,11 @@ std::string module_comment(const SeqPlan& plan) {
 // iv[level] * stride to the field each term targets, for every term whose
 // target is not TARGET_UNUSED, keeping FIELD_W bits.
 //
-// Dispatch. Each unit has a one-entry output register (valid never depends
-// on ready). An instruction goes, with the unit's steps, to every unit whose
-// actions are active for the resolved operands, and only when every one of
-// them has room: all or nothing. loop, endloop and an opcode without actions
+// Dispatch. Each unit has a one-entry output register (u_<unit>_out, the
+// hand-written tpu_out_reg; valid never depends on ready). An instruction
+// goes, with the unit's steps, to every unit whose actions are active for the
+// resolved operands, and only when every one of them has room: all or
+// nothing. loop, endloop and an opcode without actions
 // dispatch nothing.
 //
 // Completion. done_o rises when pc has passed the last instruction with no
@@ -282,8 +284,6 @@ std::string declarations(const SeqPlan& plan) {
   localparam int InstrBits = tpu_pkg::IWORDS * WordW;  // one instruction in imem
   localparam int NInstrMax = (IMEM_SIZE - tpu_pkg::NHDR) / tpu_pkg::IWORDS;
   localparam int AguBits   = tpu_pkg::AGU_TERMS * tpu_pkg::TERM_W;
-  localparam int NBeats    = (IMEM_SIZE + ImemBeat - 1) / ImemBeat;
-  localparam int BeatW     = $clog2(NBeats + 1);
   localparam int PcW       = $clog2(NInstrMax + 1);
   localparam int DepthW    = $clog2(tpu_pkg::LOOP_DEPTH + 1);
   localparam int OpW       = tpu_pkg::FLD_OP_W;
@@ -296,13 +296,10 @@ std::string declarations(const SeqPlan& plan) {
   localparam int StrideW   = tpu_pkg::TERM_STRIDE_W;
   localparam int NLevels   = 2 ** LevelW;  // levels a term can name
   localparam int WdW       = $clog2(Watchdog + 1);
-  // The header word holding the static instruction count, and where it
-  // arrives.
+  // The header entry holding the static instruction count (for the fetch).
   localparam int CountWord = tpu_pkg::HDR_{0}_WORD;
   localparam int CountLsb  = tpu_pkg::HDR_{0}_LSB;
   localparam int CountBits = tpu_pkg::HDR_{0}_W;
-  localparam int CountBeat = CountWord / ImemBeat;
-  localparam int CountSlot = CountWord % ImemBeat;
 
   // Run state.
   logic              busy_q, done_q;
@@ -322,117 +319,53 @@ std::string declarations(const SeqPlan& plan) {
                               upper(plan.count_entry));
   o += "\n  // Per dispatched unit: reached, its steps, and the output register.\n";
   for (const auto& u : plan.units)
-    o += fmt::format(R"(  logic                        {0}_take, {0}_valid_q;
+    o += fmt::format(R"(  logic                        {0}_take, {0}_valid;
   logic [CountW-1:0]           {0}_steps;
-  logic [tpu_pkg::INSTR_W-1:0] {0}_instr, {0}_instr_q;
+  logic [tpu_pkg::INSTR_W-1:0] {0}_instr;
 )",
                      u.name);
   return o;
 }
 
 std::string fetch_section() {
+  // The fetch is hand-written (rtl/core/tpu_seq_fetch.sv); what the spec
+  // decides is where the header holds the instruction count.
   return R"(
   // ---------------------------------------------------------------------------
-  // Fetch: a one-entry request register, beats counted per run.
+  // Fetch (tpu_seq_fetch): imem beats, the header words, the instruction buffer.
   // ---------------------------------------------------------------------------
-  logic                         req_valid_q;
-  logic [BeatW-1:0]             req_beat_q;   // the beat in the request register
-  logic [BeatW-1:0]             next_beat_q;  // the next beat of this run to request
-  logic [BeatW-1:0]             rsp_beat_q;   // beats of this run received
-  logic [BeatW-1:0]             pending_q;    // requests loaded and not answered, any run
-  logic [BeatW-1:0]             drop_q;       // responses still owed to an earlier run
-  logic [BeatW-1:0]             fetch_beat;
-  logic                         req_fire, req_load, rsp_fire, rsp_take;
-  logic [31:0]                  words_rcvd, need_words;
-  logic                         count_known, hdr_known;
-  logic [CountBits-1:0]         n_instr, rsp_n_instr;
+  logic [31:0]                    words_rcvd;
+  logic                           count_known, hdr_known, fetch_active;
+  logic [CountBits-1:0]           n_instr;
   logic [tpu_pkg::NHDR*WordW-1:0] hdr_words;
   logic [NInstrMax*InstrBits-1:0] ibuf;
 
-  assign imem_rsp_ready_o = 1'b1;  // every beat has its place in the buffer
-  assign rsp_fire    = imem_rsp_valid_i;
-  assign rsp_take    = rsp_fire && (drop_q == '0) && !start_fire;
-  assign req_fire    = req_valid_q && imem_req_ready_i;
-  assign words_rcvd  = 32'(rsp_beat_q) * 32'(ImemBeat);
-  assign count_known = words_rcvd > 32'(CountWord);
-  assign hdr_known   = words_rcvd >= 32'(tpu_pkg::NHDR);
-  assign n_instr     = hdr_words[CountWord*WordW + CountLsb +: CountBits];
-  assign rsp_n_instr = imem_rsp_data_i[CountSlot*WordW + CountLsb +: CountBits];
-
-  // Words to fetch: the header and n_instr instructions once the count is
-  // known (from the response carrying it, a cycle early), else the header and
-  // the first instruction.
-  always_comb begin
-    if (count_known) begin
-      need_words = 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS) * 32'(n_instr);
-    end else if (rsp_take && rsp_beat_q == BeatW'(CountBeat)) begin
-      need_words = 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS) * 32'(rsp_n_instr);
-    end else begin
-      need_words = 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS);
-    end
-  end
-
-  assign fetch_beat = start_fire ? '0 : next_beat_q;
-  assign req_load   = (start_fire || busy_q) && (fetch_beat < BeatW'(NBeats)) &&
-                      (32'(fetch_beat) * 32'(ImemBeat) < need_words) &&
-                      (pending_q < BeatW'(NBeats)) && (!req_valid_q || imem_req_ready_i);
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      req_valid_q <= 1'b0;
-      req_beat_q  <= '0;
-      next_beat_q <= '0;
-      rsp_beat_q  <= '0;
-      pending_q   <= '0;
-      drop_q      <= '0;
-    end else begin
-      if (req_load) begin
-        req_valid_q <= 1'b1;
-        req_beat_q  <= fetch_beat;
-        next_beat_q <= fetch_beat + BeatW'(1);
-      end else begin
-        if (req_fire) req_valid_q <= 1'b0;
-        if (start_fire) next_beat_q <= '0;
-      end
-      if (start_fire) rsp_beat_q <= '0;
-      else if (rsp_take) rsp_beat_q <= rsp_beat_q + BeatW'(1);
-      pending_q <= pending_q + BeatW'(req_load) - BeatW'(rsp_fire);
-      if (start_fire) drop_q <= pending_q - BeatW'(rsp_fire);
-      else if (rsp_fire && drop_q != '0) drop_q <= drop_q - BeatW'(1);
-    end
-  end
-
-  assign imem_req_valid_o = req_valid_q;
-  assign imem_req_addr_o  = 16'(32'(req_beat_q) * 32'(ImemBeat));
-
-  // Header words: word h arrives in beat h / ImemBeat, slot h % ImemBeat.
-  for (genvar h = 0; h < tpu_pkg::NHDR; h++) begin : gen_header
-    logic [WordW-1:0] word_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        word_q <= '0;
-      end else if (rsp_take && rsp_beat_q == BeatW'(h / ImemBeat)) begin
-        word_q <= imem_rsp_data_i[(h % ImemBeat)*WordW +: WordW];
-      end
-    end
-    assign hdr_words[h*WordW +: WordW] = word_q;
-  end
+  tpu_seq_fetch #(
+    .IMEM_SIZE(IMEM_SIZE),
+    .ImemBeat (ImemBeat),
+    .CountWord(CountWord),
+    .CountLsb (CountLsb),
+    .CountBits(CountBits)
+  ) u_fetch (
+    .clk_i,
+    .rst_ni,
+    .start_i         (start_fire),
+    .busy_i          (busy_q),
+    .imem_req_valid_o,
+    .imem_req_ready_i,
+    .imem_req_addr_o,
+    .imem_rsp_valid_i,
+    .imem_rsp_ready_o,
+    .imem_rsp_data_i,
+    .words_rcvd_o    (words_rcvd),
+    .count_known_o   (count_known),
+    .hdr_known_o     (hdr_known),
+    .n_instr_o       (n_instr),
+    .hdr_words_o     (hdr_words),
+    .ibuf_o          (ibuf),
+    .active_o        (fetch_active)
+  );
   assign header_o = hdr_words;
-
-  // Instruction buffer: word w of instruction i is imem word
-  // NHDR + IWORDS * i + w.
-  for (genvar i = 0; i < NInstrMax; i++) begin : gen_ibuf
-    for (genvar w = 0; w < tpu_pkg::IWORDS; w++) begin : gen_word
-      localparam int Addr = tpu_pkg::NHDR + i * tpu_pkg::IWORDS + w;
-      logic [WordW-1:0] word_q;
-      always_ff @(posedge clk_i) begin
-        if (rsp_take && rsp_beat_q == BeatW'(Addr / ImemBeat)) begin
-          word_q <= imem_rsp_data_i[(Addr % ImemBeat)*WordW +: WordW];
-        end
-      end
-      assign ibuf[(i*tpu_pkg::IWORDS + w)*WordW +: WordW] = word_q;
-    end
-  end
 )";
 }
 
@@ -578,9 +511,9 @@ std::string control_section(const RtlContext& ctx, const SeqPlan& plan) {
 )";
   std::vector<std::string> room, empty, fire;
   for (const auto& u : plan.units) {
-    room.push_back(fmt::format("(!{0}_take || !{0}_valid_q || {0}_instr_ready_i)", u.name));
-    empty.push_back(fmt::format("!{}_valid_q", u.name));
-    fire.push_back(fmt::format("({0}_valid_q && {0}_instr_ready_i)", u.name));
+    room.push_back(fmt::format("(!{0}_take || !{0}_valid || {0}_instr_ready_i)", u.name));
+    empty.push_back(fmt::format("!{}_valid", u.name));
+    fire.push_back(fmt::format("({0}_valid && {0}_instr_ready_i)", u.name));
   }
   o += fmt::format("  assign all_room      = {};\n", fmt::join(room, " &&\n                         "));
   o += fmt::format("  assign outputs_empty = {};\n", fmt::join(empty, " && "));
@@ -713,22 +646,19 @@ std::string dispatch_section(const RtlContext& ctx, const SeqPlan& plan) {
   end
   assign {0}_instr = cur_instr | (InstrW'({0}_steps) << tpu_pkg::INSTR_STEPS_LSB);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      {0}_valid_q <= 1'b0;
-    end else if (issue && {0}_take) begin
-      {0}_valid_q <= 1'b1;
-    end else if ({0}_instr_ready_i) begin
-      {0}_valid_q <= 1'b0;
-    end
-  end
-
-  always_ff @(posedge clk_i) begin
-    if (issue && {0}_take) {0}_instr_q <= {0}_instr;
-  end
-
-  assign {0}_instr_valid_o = {0}_valid_q;
-  assign {0}_instr_o       = {0}_instr_q;
+  // The output register (all_room: loaded only when it has room).
+  tpu_out_reg #(
+    .Width(InstrW)
+  ) u_{0}_out (
+    .clk_i,
+    .rst_ni,
+    .load_i (issue && {0}_take),
+    .data_i ({0}_instr),
+    .valid_o({0}_valid),
+    .ready_i({0}_instr_ready_i),
+    .data_o ({0}_instr_o)
+  );
+  assign {0}_instr_valid_o = {0}_valid;
 )",
                      u.name);
   }
@@ -791,7 +721,7 @@ std::string completion_section(const SeqPlan& plan) {
 
   // Watchdog: cycles in a row while busy with no counter, memory handshake,
   // imem beat or issue.
-  assign active = activity_i || req_fire || rsp_fire || issue || ctl_loop || ctl_endloop || dispatch_fire;
+  assign active = activity_i || fetch_active || issue || ctl_loop || ctl_endloop || dispatch_fire;
   assign hang   = busy_q && !active && (quiet_q == WdW'(Watchdog - 1));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin

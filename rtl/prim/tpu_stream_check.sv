@@ -1,0 +1,52 @@
+// tpu_stream_check: assertions on one valid/ready stream port (simulation
+// only). Once valid_i rises it holds until the handshake (valid_i && ready_i),
+// and data_i does not change while valid_i waits.
+//
+// Hand-written primitive of tpugen, copied unchanged into every generated
+// configuration. The primitives instantiate it (u_check_*) under
+// `ifdef TPU_ASSERT: tpugen's harness build defines it and runs Verilator
+// with --assert; synthesis leaves it undefined, and this module is then an
+// empty shell that nothing instantiates.
+//
+// Parameters:
+//   Width  bits of data_i
+module tpu_stream_check #(
+  parameter int Width = 8
+) (
+  input logic             clk_i,
+  input logic             rst_ni,
+  input logic             valid_i,
+  input logic             ready_i,
+  input logic [Width-1:0] data_i
+);
+
+`ifdef TPU_ASSERT
+  // stall_q: the port showed valid without a handshake in the previous cycle.
+  logic             stall_q;
+  logic [Width-1:0] data_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) stall_q <= 1'b0;
+    else stall_q <= valid_i && !ready_i;
+  end
+
+  always_ff @(posedge clk_i) begin
+    data_q <= data_i;
+  end
+
+  // Immediate assertions in a clocked block (Yosys 0.23 has no concurrent
+  // `assert property`); %m names the port's instance.
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!stall_q || valid_i)
+      else $error("%m: valid fell before the handshake");
+      assert (!stall_q || (data_i == data_q))
+      else $error("%m: data changed while valid waited for ready");
+    end
+  end
+`else
+  logic unused_check;
+  assign unused_check = ^{clk_i, rst_ni, valid_i, ready_i, data_i};
+`endif
+
+endmodule
