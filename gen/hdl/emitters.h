@@ -27,7 +27,7 @@ std::string emit_tpu_axi_top(const RtlContext& ctx);    ///< the core behind AXI
 
 /// A SystemVerilog template under rtl/ (`path` relative to it, e.g.
 /// "core/tpu_array.sv.tpl"), its leading `//!` note lines dropped, with every
-/// `@NAME@` filled by the one strict filler (spec/template.h, kSvTemplate):
+/// `@NAME@` filled by the one strict filler (util/template.h, kSvTemplate):
 /// throws Error("rtl.template") for a placeholder without a value or a value
 /// the template does not use.
 std::string sv_template(std::string_view path, const TemplateValues& values);

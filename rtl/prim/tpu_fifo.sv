@@ -76,8 +76,15 @@ module tpu_fifo #(
   // block: Yosys 0.23 has no concurrent `assert property`), and the stream
   // rule on both ports (tpu_stream_check).
   // ---------------------------------------------------------------------------
+  logic assert_on;  // a reset has been applied, and the design is out of it
+  tpu_assert_on u_assert_on (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .on_o  (assert_on)
+  );
+
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (assert_on) begin
       assert (!(push && (count_q == CntW'(Depth))))
       else $error("tpu_fifo %m: push while full (overflow)");
       assert (!(pop && (count_q == '0)))

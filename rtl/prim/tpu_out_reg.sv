@@ -54,8 +54,15 @@ module tpu_out_reg #(
   // Assertions (immediate, in a clocked block: see tpu_fifo), and the stream
   // rule on the output (tpu_stream_check).
   // ---------------------------------------------------------------------------
+  logic assert_on;  // a reset has been applied, and the design is out of it
+  tpu_assert_on u_assert_on (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .on_o  (assert_on)
+  );
+
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (assert_on) begin
       assert (!(load_i && valid_o && !ready_i))
       else $error("tpu_out_reg %m: load while full (an item would be lost)");
     end

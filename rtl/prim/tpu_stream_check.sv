@@ -36,8 +36,15 @@ module tpu_stream_check #(
 
   // Immediate assertions in a clocked block (Yosys 0.23 has no concurrent
   // `assert property`); %m names the port's instance.
+  logic assert_on;  // a reset has been applied, and the design is out of it
+  tpu_assert_on u_assert_on (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .on_o  (assert_on)
+  );
+
   always_ff @(posedge clk_i) begin
-    if (rst_ni) begin
+    if (assert_on) begin
       assert (!stall_q || valid_i)
       else $error("%m: valid fell before the handshake");
       assert (!stall_q || (data_i == data_q))
