@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <regex>
 
 #include "isa/derive.h"
 #include "hdl/emitters.h"
@@ -817,6 +818,13 @@ std::string emit_tpu_sequencer(const RtlContext& ctx) {
   o += control_section(ctx, plan);
   o += dispatch_section(ctx, plan);
   o += completion_section(plan);
+  // The faults this module raises are tpu_pkg's FAULT_* constants, which the
+  // package writes from the spec's faults: each must be there.
+  static const std::regex kFault(R"(tpu_pkg::FAULT_([A-Z0-9_]+))");
+  for (auto it = std::sregex_iterator(o.begin(), o.end(), kFault); it != std::sregex_iterator(); ++it)
+    if (!ctx.spec().fault((*it)[1].str()))
+      throw Error("rtl.unsupported", fmt::format("tpu_sequencer raises FAULT_{}, which the spec's faults do not define",
+                                                 (*it)[1].str()));
   return o;
 }
 
