@@ -703,22 +703,25 @@ TEST_CASE("axi: checker catches each broken master rule and nothing else", "[axi
 // ---------------------------------------------------------------------------
 namespace {
 
+/// A burst of 16-byte beats by ID, at an address of its own.
+AxiAddr burst(unsigned id, unsigned beats) {
+  AxiAddr a;
+  a.addr = 0x1000 + 0x100 * id;
+  a.id = id;
+  a.len = beats - 1;
+  a.size = 4;
+  return a;
+}
 AxiMasterSignals ar(unsigned id, unsigned beats) {
   AxiMasterSignals m;
   m.arvalid = true;
-  m.ar.addr = 0x1000 + 0x100 * id;
-  m.ar.id = id;
-  m.ar.len = beats - 1;
-  m.ar.size = 4;
+  m.ar = burst(id, beats);
   return m;
 }
 AxiMasterSignals aw(unsigned id, unsigned beats) {
   AxiMasterSignals m;
   m.awvalid = true;
-  m.aw.addr = 0x1000 + 0x100 * id;
-  m.aw.id = id;
-  m.aw.len = beats - 1;
-  m.aw.size = 4;
+  m.aw = burst(id, beats);
   return m;
 }
 AxiMasterSignals w(bool last, AxiMasterSignals m = {}) {
