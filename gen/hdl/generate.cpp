@@ -68,11 +68,21 @@ std::string sv_template(std::string_view path, const TemplateValues& values) {
   return fill_template(std::string_view(text).substr(body), values, fmt::format("rtl/{}", path), kSvTemplate);
 }
 
+namespace {
+
+/// A hand-written file as a configuration holds it: with the configuration's
+/// injected defect applied if it is `module`'s.
+std::string hand_written_text(const RtlContext& ctx, const std::filesystem::path& path, std::string_view module) {
+  std::string text = read_file(path, kIo);
+  if (!ctx.options().inject_bug.empty()) inject_primitive_defect(text, module, ctx.options().inject_bug);
+  return text;
+}
+
+}  // namespace
+
 std::string module_text(const RtlContext& ctx, const Emitter& e) {
   if (e.emit) return e.emit(ctx);
-  std::string text = read_file(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / e.source, kIo);
-  if (!ctx.options().inject_bug.empty()) inject_primitive_defect(text, e.module, ctx.options().inject_bug);
-  return text;
+  return hand_written_text(ctx, std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / e.source, e.module);
 }
 
 std::string module_text(const RtlContext& ctx, std::string_view module) { return module_text(ctx, emitter(module)); }
@@ -95,10 +105,7 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   emit_one(emitter(top.package));
   for (const auto& p : primitive_files(ctx.options().top)) {
     const std::string name = std::filesystem::path(p).filename().string();
-    std::string text = read_file(p, kIo);
-    if (!ctx.options().inject_bug.empty())
-      inject_primitive_defect(text, std::filesystem::path(p).stem().string(), ctx.options().inject_bug);
-    write_file(dir / name, text, kIo);
+    write_file(dir / name, hand_written_text(ctx, p, std::filesystem::path(p).stem().string()), kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   }

@@ -3,10 +3,10 @@
 // rest of the engine because it is the one piece that calls the generator.
 #include <fmt/format.h>
 
-#include <fstream>
-
 #include "hdl/generate.h"
+#include "hdl/tops.h"
 #include "sim/rtl_engine.h"
+#include "util/file_io.h"
 
 namespace tpugen::sim {
 
@@ -15,9 +15,7 @@ std::filesystem::path ensure_simulator(const hdl::RtlContext& ctx, const std::fi
   SimBuildSpec spec;
   spec.populate = [&ctx](const std::filesystem::path& dir) {
     hdl::generate(ctx, dir.string());
-    std::ofstream f(dir / "sim_config.h", std::ios::binary);
-    f << sim_config_header(ctx);
-    if (!f) throw Error("rtl.io", fmt::format("cannot write '{}'", (dir / "sim_config.h").string()));
+    write_file(dir / "sim_config.h", sim_config_header(ctx), "rtl.io");
   };
   spec.key_text = fmt::format("tpugen {}\nspec sha256 {}\n", TPUGEN_VERSION, ctx.spec().sha256);
   for (const auto& [name, v] : ctx.isa().params().build_parameters()) spec.key_text += fmt::format("param {}={}\n", name, v);
@@ -26,7 +24,9 @@ std::filesystem::path ensure_simulator(const hdl::RtlContext& ctx, const std::fi
     if (f.recorded()) spec.key_text += fmt::format(" {}={}", f.key, f.get(ctx.options()));
   spec.key_text += "\n";
   spec.top = std::string(hdl::top_module(ctx.options().top));
-  spec.description = fmt::format("{}T={} MAXDIM={}", ctx.options().top == hdl::TopKind::Axi ? "AXI top, " : "",
+  // The default top goes unnamed; another is named by its module.
+  const hdl::Top& top = hdl::top_of(ctx.options().top);
+  spec.description = fmt::format("{}T={} MAXDIM={}", &top == &hdl::tops().front() ? "" : std::string(top.module) + ", ",
                                  ctx.param("T"), ctx.param("MAXDIM"));
   if (coverage) {
     spec.key_text += "coverage\n";

@@ -29,7 +29,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 std::string read_text(const fs::path& p) { return read_file(p, "rtl.io"); }
 void write_text(const fs::path& p, const std::string& text) { write_file(p, text, "rtl.io"); }
 
