@@ -19,8 +19,11 @@ constexpr std::array<InjectedBug, 7> kBugs = {{
     {"sat_bound_off_by_one", "tpu_accu",
      "to_operand saturates above OPERAND_MAX + 1 instead of above OPERAND_MAX: a result of exactly "
      "OPERAND_MAX + 1 leaves as OPERAND_MIN (needs a result that lands on the bound)"},
-    {"agu_level2_term", "tpu_sequencer",
-     "the last AGU term is ignored when it names loop level 2 (needs every term in use and a nest three deep)"},
+    {"agu_level2_term", "tpu_seq_agu",
+     "the last AGU term is ignored when it names loop level 2 (needs every term in use and a nest three deep)",
+     "assign term_add[t*FieldW +: FieldW]      = FieldW'(iv) * FieldW'(stride);",
+     "assign term_add[t*FieldW +: FieldW]      = (t == tpu_pkg::AGU_TERMS - 1 && 32'(level) == 2) ? '0 :\n"
+     "                                               FieldW'(iv) * FieldW'(stride);  // INJECTED DEFECT"},
     {"accu_raw_interlock", "tpu_accu",
      "issue slot b may read an accumulator row in the cycle the ALU stage writes it (needs a read that "
      "follows its write as closely as the contract allows, in a paired instruction)"},

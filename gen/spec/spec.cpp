@@ -658,13 +658,25 @@ class Loader {
     m.finish();
   }
 
-  /// faults: a width and the codes, which must be 0, 1, 2, ... in order
-  /// (code 0, no fault, first), each fitting the width, names unique.
+  /// faults: the widths of fault_o, fault_pc_o and fault_unit_o, and the
+  /// codes, which must be 0, 1, 2, ... in order (code 0, no fault, first),
+  /// each fitting the width, names unique; the unit width names every unit.
   void faults(const YAML::Node& n) {
     YamlMap m(n, file_, "faults");
-    spec_.fault_width = static_cast<int>(m.integer("width"));
-    if (spec_.fault_width < 1 || spec_.fault_width > 16)
-      fail("spec.bad_value", fmt::format("faults.width = {}: fault_o is 1 to 16 bits", spec_.fault_width), m.loc("width"));
+    auto width = [&](const char* key, const char* port, int lo) {
+      const auto w = static_cast<int>(m.integer(key));
+      if (w < lo || w > 32)
+        fail("spec.bad_value", fmt::format("faults.{} = {}: {} is {} to 32 bits", key, w, port, lo), m.loc(key));
+      return w;
+    };
+    spec_.fault_width = width("width", "fault_o", 1);
+    spec_.fault_pc_width = width("pc_width", "fault_pc_o", 1);
+    spec_.fault_unit_width = width("unit_width", "fault_unit_o", 1);
+    if (spec_.units.size() > (std::size_t{1} << spec_.fault_unit_width))
+      fail("spec.bad_value",
+           fmt::format("faults.unit_width = {}: fault_unit_o cannot name {} units", spec_.fault_unit_width,
+                       spec_.units.size()),
+           m.loc("unit_width"));
     std::set<std::string> names;
     for (const auto& fn : m.seq("codes")) {
       YamlMap fm(fn, file_, "a fault code");

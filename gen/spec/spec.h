@@ -243,6 +243,8 @@ struct Spec {
   std::string limits_program;
   std::vector<ProgramLimit> program_limits;
   int fault_width = 0;           ///< bits of fault_o
+  int fault_pc_width = 0;        ///< bits of fault_pc_o (the static instruction index)
+  int fault_unit_width = 0;      ///< bits of fault_unit_o (a unit's index in `units`)
   std::vector<FaultCode> faults;  ///< in code order; faults[0] is NONE, code 0
   std::string split_operand_load;
 

@@ -21,13 +21,15 @@
 //   CountLsb   its lowest bit in that word,
 //   CountBits  and its width (tpu_sequencer sets all three)
 //   NInstrMax  derived: the instructions imem holds (leave at its default)
+//   PcW        derived: bits of pc (leave at its default)
 module tpu_seq_fetch #(
   parameter int IMEM_SIZE = 56,
   parameter int ImemBeat  = 8,
   parameter int CountWord = 0,
   parameter int CountLsb  = 0,
   parameter int CountBits = 16,
-  parameter int NInstrMax = (IMEM_SIZE - tpu_pkg::NHDR) / tpu_pkg::IWORDS  // derived
+  parameter int NInstrMax = (IMEM_SIZE - tpu_pkg::NHDR) / tpu_pkg::IWORDS,  // derived
+  parameter int PcW       = $clog2(NInstrMax + 1)                             // derived
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -43,13 +45,19 @@ module tpu_seq_fetch #(
   input  logic [tpu_pkg::WORD_W*ImemBeat-1:0] imem_rsp_data_i,
 
   // What has arrived of this run.
-  output logic [31:0]                                          words_rcvd_o,   // imem words received
-  output logic                                                 count_known_o,  // n_instr_o is valid
-  output logic                                                 hdr_known_o,    // hdr_words_o is complete
-  output logic [CountBits-1:0]                                 n_instr_o,      // the static instruction count
-  output logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0]             hdr_words_o,    // the header words
-  output logic [NInstrMax*tpu_pkg::IWORDS*tpu_pkg::WORD_W-1:0] ibuf_o,         // instruction i: [i*InstrBits +: InstrBits]
-  output logic                                                 active_o        // a request or response handshook (watchdog)
+  output logic                                     count_known_o,  // n_instr_o is valid
+  output logic                                     hdr_known_o,    // hdr_words_o is complete
+  output logic [CountBits-1:0]                     n_instr_o,      // the static instruction count
+  output logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0] hdr_words_o,    // the header words
+  output logic                                     active_o,       // a request or response handshook (watchdog)
+
+  // The instructions at pc and pc + 1 (zero past the buffer), and whether
+  // each is in the program and has arrived.
+  input  logic [PcW-1:0]                             pc_i,
+  output logic [tpu_pkg::IWORDS*tpu_pkg::WORD_W-1:0] cur_raw_o,
+  output logic                                       cur_valid_o,
+  output logic [tpu_pkg::IWORDS*tpu_pkg::WORD_W-1:0] next_raw_o,
+  output logic                                       next_valid_o
 );
 
   localparam int WordW     = tpu_pkg::WORD_W;
@@ -157,12 +165,28 @@ module tpu_seq_fetch #(
     end
   end
 
-  assign words_rcvd_o  = words_rcvd;
+  // Entry `index` of the buffer as an AND-OR mux; zero past the end.
+  function automatic logic [InstrBits-1:0] ibuf_read(input logic [NInstrMax*InstrBits-1:0] entries,
+                                                     input logic [PcW-1:0] index);
+    ibuf_read = '0;
+    for (int i = 0; i < NInstrMax; i++) begin
+      ibuf_read = ibuf_read | (entries[i*InstrBits +: InstrBits] & {InstrBits{32'(index) == i}});
+    end
+  endfunction
+
+  logic cur_arrived, next_arrived;
+
+  assign cur_raw_o    = ibuf_read(ibuf, pc_i);
+  assign next_raw_o   = ibuf_read(ibuf, pc_i + PcW'(1));
+  assign cur_arrived  = words_rcvd >= 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS) * (32'(pc_i) + 32'd1);
+  assign next_arrived = words_rcvd >= 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS) * (32'(pc_i) + 32'd2);
+  assign cur_valid_o  = busy_i && count_known && (32'(pc_i) < 32'(n_instr)) && cur_arrived;
+  assign next_valid_o = (32'(pc_i) + 32'd1 < 32'(n_instr)) && next_arrived;
+
   assign count_known_o = count_known;
   assign hdr_known_o   = hdr_known;
   assign n_instr_o     = n_instr;
   assign hdr_words_o   = hdr_words;
-  assign ibuf_o        = ibuf;
   assign active_o      = req_fire || rsp_fire;
 
 endmodule

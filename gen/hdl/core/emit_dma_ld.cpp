@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "hdl/emitters.h"
+#include "hdl/core/memory_ports.h"
 #include "hdl/core/unit_decode.h"
 #include "util/names.h"
 
@@ -188,16 +189,8 @@ std::string module_comment(const RtlContext& ctx, const LdPlan& plan) {
 
 std::string ports(const RtlContext& ctx, const LdPlan& plan) {
   std::vector<PortDecl> ps = head_ports();
-  const std::vector<PortDecl> dram = {
-      {"", "", "", "DRAM read requests"},
-      {"output", "logic", "dram_rd_req_valid_o", ""},
-      {"input", "logic", "dram_rd_req_ready_i", ""},
-      {"output", "logic", "dram_rd_req_sel_o", "which matrix (below)"},
-      {"output", "logic [31:0]", "dram_rd_req_addr_o", "byte offset, a multiple of DMA_WORDS*T"},
-      {"", "", "", "DRAM read responses, in request order"},
-      {"input", "logic", "dram_rd_rsp_valid_i", ""},
-      {"output", "logic", "dram_rd_rsp_ready_o", ""},
-      {"input", "logic [DMA_WORDS*VW-1:0]", "dram_rd_rsp_data_i", "byte b at [8*b +: 8]"}};
+  ps.push_back({"", "", "", "DRAM reads"});
+  const std::vector<PortDecl> dram = dram_rd_ports();
   ps.insert(ps.end(), dram.begin(), dram.end());
   for (const auto& r : plan.routes) {
     auto ch = channel_ports(ctx.channel(r), false, "logic [VW-1:0]");
@@ -258,14 +251,8 @@ std::string body(const LdPlan& plan) {
        "    .addr_i     (cur_row_q + cur_col_q),\n"
        "    .route_i    (cur_route_q),\n"
        "    .word_i     (cur_word_q),\n"
-       "    .step_o     (step),\n"
-       "    .dram_rd_req_valid_o,\n"
-       "    .dram_rd_req_ready_i,\n"
-       "    .dram_rd_req_sel_o,\n"
-       "    .dram_rd_req_addr_o,\n"
-       "    .dram_rd_rsp_valid_i,\n"
-       "    .dram_rd_rsp_ready_o,\n"
-       "    .dram_rd_rsp_data_i,\n"
+       "    .step_o     (step),\n" +
+       connect_by_name(dram_rd_ports()) +
        "    .out_valid_o(out_valid),\n"
        "    .out_ready_i(out_take),\n"
        "    .out_route_o(out_route),\n"

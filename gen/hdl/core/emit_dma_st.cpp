@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "hdl/emitters.h"
+#include "hdl/core/memory_ports.h"
 #include "hdl/core/unit_decode.h"
 
 namespace tpugen::hdl {
@@ -108,15 +109,8 @@ std::string ports(const RtlContext& ctx, const StPlan& plan) {
   std::vector<PortDecl> ps = head_ports();
   auto ch = channel_ports(ctx.channel(plan.port), true, "logic [VW-1:0]");
   ps.insert(ps.end(), ch.begin(), ch.end());
-  const std::vector<PortDecl> dram = {{"", "", "", fmt::format("DRAM write requests to {}", plan.mem->name)},
-                                      {"output", "logic", "dram_wr_req_valid_o", ""},
-                                      {"input", "logic", "dram_wr_req_ready_i", ""},
-                                      {"output", "logic [31:0]", "dram_wr_req_addr_o", "byte offset, a multiple of CBeat*T"},
-                                      {"output", "logic [CBeat*VW-1:0]", "dram_wr_req_data_o", "byte b to addr + b"},
-                                      {"output", "logic [CBeat*T-1:0]", "dram_wr_req_strb_o", "byte b is written iff bit b"},
-                                      {"", "", "", "DRAM write acknowledgements, one per write, in order"},
-                                      {"input", "logic", "dram_wr_rsp_valid_i", ""},
-                                      {"output", "logic", "dram_wr_rsp_ready_o", ""}};
+  ps.push_back({"", "", "", fmt::format("DRAM writes to {}", plan.mem->name)});
+  const std::vector<PortDecl> dram = dram_wr_ports();
   ps.insert(ps.end(), dram.begin(), dram.end());
   auto tail = tail_ports(progress_const(ctx, kUnit));
   ps.insert(ps.end(), tail.begin(), tail.end());
@@ -170,17 +164,11 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
       "    .ready_o({0}_ready_o),\n"
       "    .data_i ({0}_data_i),\n"
       "    .step_o (step),\n"
-      "    .dram_wr_req_valid_o,\n"
-      "    .dram_wr_req_ready_i,\n"
-      "    .dram_wr_req_addr_o,\n"
-      "    .dram_wr_req_data_o,\n"
-      "    .dram_wr_req_strb_o,\n"
-      "    .dram_wr_rsp_valid_i,\n"
-      "    .dram_wr_rsp_ready_o,\n"
+      "{1}"
       "    .ack_o  (ack),\n"
       "    .idle_o (wr_idle)\n"
       "  );\n\n",
-      in);
+      in, connect_by_name(dram_wr_ports()));
   o += render_skeleton_logic(fields) + "\n";
   o += render_progress({"ack"}) + "\n";
   o += "  assign idle_o = !cur_valid_q && wr_idle;\n";

@@ -89,9 +89,11 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
       o += fmt::format("  localparam int PROGRESS_{} = {};\n", upper(h.name), idx++);
   o += fmt::format("  localparam int N_PROGRESS = {};\n", idx);
 
-  o += "\n  // Units (spec: units), for fault_unit_o.\n";
+  o += "\n  // Units (spec: units), for fault_unit_o (spec: faults.unit_width).\n";
+  o += fmt::format("  localparam int UNIT_W = {};\n", s.fault_unit_width);
   for (std::size_t u = 0; u < s.units.size(); ++u)
-    o += fmt::format("  localparam logic [3:0] UNIT_{} = 4'd{};\n", upper(s.units[u].name), u);
+    o += fmt::format("  localparam logic [{}:0] UNIT_{} = {}'d{};\n", s.fault_unit_width - 1, upper(s.units[u].name),
+                     s.fault_unit_width, u);
 
   o += "\n  // Numerics (spec: numerics, active configuration).\n";
   const Numerics& n = s.numerics;
@@ -106,8 +108,9 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
   o += fmt::format("  localparam int FIELD_W = {};\n  localparam int COUNT_W = {};\n", ctx.field_width(),
                    ctx.count_width());
 
-  o += "\n  // Fault codes (fault_o).\n";
+  o += "\n  // Fault codes (fault_o) and the width of fault_pc_o (spec: faults).\n";
   const int fw = ctx.spec().fault_width;
+  o += fmt::format("  localparam int FAULT_W = {};\n  localparam int FAULT_PC_W = {};\n", fw, s.fault_pc_width);
   for (const FaultCode& f : ctx.spec().faults)
     o += fmt::format("  localparam logic [{}:0] FAULT_{} = {}'d{};  // {}\n", fw - 1, f.name, fw, f.code, f.meaning);
 

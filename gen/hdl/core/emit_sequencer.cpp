@@ -10,7 +10,8 @@
 
 #include "isa/derive.h"
 #include "hdl/emitters.h"
-#include "hdl/injected_bugs.h"
+#include "hdl/core/memory_ports.h"
+#include "hdl/generate.h"
 #include "util/names.h"
 
 namespace tpugen::hdl {
@@ -179,41 +180,29 @@ SeqPlan plan_sequencer(const RtlContext& ctx) {
 
 std::string module_comment(const SeqPlan& plan) {
   std::string o = R"(
-// Fetch (u_fetch, the hand-written tpu_seq_fetch). On start_i (ignored while
-// busy) the sequencer requests imem beats from word 0, several in flight, and
-// captures the NHDR header words (header_o) and the instructions into a flop
-// buffer of (IMEM_SIZE - NHDR) / IWORDS entries. It fetches
-// NHDR + IWORDS * n_instr words, n_instr from the header (before that word
-// arrives it requests the header and the first instruction only); a count
-// past the buffer raises FAULT_IMEM. Responses still owed to an earlier run
-// are dropped.
-//
-// Issue. One instruction per cycle from pc, as soon as it has arrived.
-// loop pushes {body = pc + 1, iv = 0, trip = nr} (do-while); endloop adds one
-// to iv and jumps back while iv < trip, else pops. An endloop right after an
-// instruction other than loop or endloop is taken in the same cycle as it, so
-// a loop body of n such instructions issues every n cycles. The AGU adds
-// iv[level] * stride to the field each term targets, for every term whose
-// target is not TARGET_UNUSED, keeping FIELD_W bits.
+// The spec-independent parts are hand-written modules this one instantiates:
+// the fetch (u_fetch, tpu_seq_fetch: imem beats, the header words, the
+// instruction buffer, the instructions at pc and pc + 1), the AGU (u_agu,
+// tpu_seq_agu), the issue control and loop stack (u_issue, tpu_seq_issue)
+// and the run state, faults and watchdog (u_run, tpu_seq_run). What is
+// written here is what the spec decides: which opcodes are known, retired,
+// loop and endloop; which operand field each AGU target adds to; which
+// units an instruction reaches, with how many steps; and which header
+// counts the progress counters are held to.
 //
 // Dispatch. Each unit has a one-entry output register (u_<unit>_out, the
 // hand-written tpu_out_reg; valid never depends on ready). An instruction
 // goes, with the unit's steps, to every unit whose actions are active for the
 // resolved operands, and only when every one of them has room: all or
-// nothing. loop, endloop and an opcode without actions
-// dispatch nothing.
+// nothing. loop, endloop and an opcode without actions dispatch nothing.
 //
 // Completion. done_o rises when pc has passed the last instruction with no
 // loop open, every output register is empty, idle_i is high and every
 // progress counter equals its header count; it holds until the next start.
-// A fault ends the run instead (busy_o falls, done_o stays low): a decode
-// fault (FAULT_OPCODE, _RETIRED, _AGU_LEVEL, _LOOP_OVERFLOW, _LOOP_UNDERFLOW)
-// names the instruction in fault_pc_o; FAULT_LOOP_OPEN (the program ended
-// inside a loop) and FAULT_IMEM name where pc stopped. FAULT_OVERRUN (a
-// counter past its header count), FAULT_STARVED (finished and idle with a
-// counter short) and FAULT_HANG (no activity for Watchdog cycles while busy)
-// name the unit owning the first such counter in fault_unit_o (the
-// sequencer when none is short). cycles_o counts the cycles of the run.
+// A counter past its header count (FAULT_OVERRUN) or short of it when all is
+// idle (FAULT_STARVED), or a hang, names the unit owning the first such
+// counter in fault_unit_o (the sequencer when none is short). cycles_o counts
+// the cycles of the run.
 //
 // Dispatched units: )";
   std::vector<std::string> names;
@@ -236,47 +225,37 @@ std::string ports(const RtlContext& ctx, const SeqPlan& plan) {
   parameter int ImemBeat  = {},
   parameter int Watchdog  = {}
 ) (
-  input  logic clk_i,
-  input  logic rst_ni,
-
-  // Run control and status.
-  input  logic                                     start_i,       // one-cycle pulse, ignored while busy
-  output logic                                     clear_o,       // a start was taken: units clear progress
-  output logic                                     busy_o,
-  output logic                                     done_o,        // held until the next start
-  output logic [3:0]                               fault_o,       // tpu_pkg::FAULT_*
-  output logic [15:0]                              fault_pc_o,    // static instruction index
-  output logic [3:0]                               fault_unit_o,  // tpu_pkg::UNIT_*
-  output logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0] header_o,      // header words as fetched
-  output logic [31:0]                              cycles_o,      // cycles of the last run
-
-  // imem: beat requests (word index of the beat), responses in order.
-  output logic                                imem_req_valid_o,
-  input  logic                                imem_req_ready_i,
-  output logic [15:0]                         imem_req_addr_o,
-  input  logic                                imem_rsp_valid_i,
-  output logic                                imem_rsp_ready_o,
-  input  logic [tpu_pkg::WORD_W*ImemBeat-1:0] imem_rsp_data_i,
 )",
                               ctx.param("T"), ctx.param("IMEM_SIZE"), ctx.options().imem_beat_words,
                               ctx.options().watchdog_cycles);
-  for (const auto& u : plan.units)
-    o += fmt::format(R"(
-  // Dispatch to {0} (tpu_pkg::instr_t, flat).
-  output logic                        {0}_instr_valid_o,
-  input  logic                        {0}_instr_ready_i,
-  output logic [tpu_pkg::INSTR_W-1:0] {0}_instr_o,
-)",
-                     u.name);
-  o += R"(
-  // Completion: work done per progress counter, all units idle, and any
-  // counter or memory handshake moving this cycle.
-  input  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] progress_i,
-  input  logic                                            idle_i,
-  input  logic                                            activity_i
-);
-)";
-  return o;
+  std::vector<PortDecl> ps = {
+      {"input", "logic", "clk_i", "clock"},
+      {"input", "logic", "rst_ni", "asynchronous reset, active low"},
+      {"", "", "", "Run control and status."},
+      {"input", "logic", "start_i", "one-cycle pulse, ignored while busy"},
+      {"output", "logic", "clear_o", "a start was taken: units clear progress"},
+      {"output", "logic", "busy_o", ""},
+      {"output", "logic", "done_o", "held until the next start"},
+      {"output", "logic [tpu_pkg::FAULT_W-1:0]", "fault_o", "tpu_pkg::FAULT_*"},
+      {"output", "logic [tpu_pkg::FAULT_PC_W-1:0]", "fault_pc_o", "static instruction index"},
+      {"output", "logic [tpu_pkg::UNIT_W-1:0]", "fault_unit_o", "tpu_pkg::UNIT_*"},
+      {"output", "logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0]", "header_o", "header words as fetched"},
+      {"output", "logic [31:0]", "cycles_o", "cycles of the last run"},
+      {"", "", "", "imem: beat requests (word index of the beat), responses in order."}};
+  for (const PortDecl& p : imem_ports()) ps.push_back(p);
+  for (const auto& u : plan.units) {
+    ps.push_back({"", "", "", fmt::format("Dispatch to {} (tpu_pkg::instr_t, flat).", u.name)});
+    ps.push_back({"output", "logic", u.name + "_instr_valid_o", ""});
+    ps.push_back({"input", "logic", u.name + "_instr_ready_i", ""});
+    ps.push_back({"output", "logic [tpu_pkg::INSTR_W-1:0]", u.name + "_instr_o", ""});
+  }
+  ps.push_back({"", "", "",
+                "Completion: work done per progress counter, all units idle, and any counter or memory handshake "
+                "moving this cycle."});
+  ps.push_back({"input", "logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0]", "progress_i", ""});
+  ps.push_back({"input", "logic", "idle_i", ""});
+  ps.push_back({"input", "logic", "activity_i", ""});
+  return o + render_ports(ps) + ");\n";
 }
 
 std::string declarations(const SeqPlan& plan) {
@@ -292,29 +271,21 @@ std::string declarations(const SeqPlan& plan) {
   localparam int FieldW    = tpu_pkg::FIELD_W;
   localparam int CountW    = tpu_pkg::COUNT_W;
   localparam int InstrW    = tpu_pkg::INSTR_W;
-  localparam int TargetW   = tpu_pkg::TERM_TARGET_W;
-  localparam int LevelW    = tpu_pkg::TERM_LEVEL_W;
-  localparam int StrideW   = tpu_pkg::TERM_STRIDE_W;
-  localparam int NLevels   = 2 ** LevelW;  // levels a term can name
-  localparam int WdW       = $clog2(Watchdog + 1);
+  localparam int NTargets  = 2 ** tpu_pkg::TERM_TARGET_W;
   // The header entry holding the static instruction count (for the fetch).
   localparam int CountWord = tpu_pkg::HDR_{0}_WORD;
   localparam int CountLsb  = tpu_pkg::HDR_{0}_LSB;
   localparam int CountBits = tpu_pkg::HDR_{0}_W;
 
-  // Run state.
-  logic              busy_q, done_q;
-  logic [3:0]        fault_q, fault_d;
-  logic [15:0]       fault_pc_q;
-  logic [3:0]        fault_unit_q, fault_unit_d;
-  logic [31:0]       cycles_q;
-  logic              start_fire;
-  logic [PcW-1:0]    pc_q, pc_d;
-  logic [DepthW-1:0] depth_q, depth_d;
-  logic [tpu_pkg::LOOP_DEPTH*PcW-1:0] stack_body;  // per level: body start, iv, trip
-  logic [tpu_pkg::LOOP_DEPTH*NrW-1:0] stack_iv, stack_trip;
+  // Run state (u_run) and issue state (u_issue).
+  logic                               busy, start_fire, stop;
+  logic [PcW-1:0]                     pc;
+  logic [DepthW-1:0]                  depth;
+  logic [tpu_pkg::LOOP_DEPTH*NrW-1:0] stack_iv;
+  logic [tpu_pkg::FAULT_W-1:0]        cur_fault;
+  logic                               issue, ctl_loop, ctl_endloop;
 
-  assign start_fire = start_i && !busy_q;
+  assign start_fire = start_i && !busy;
   assign clear_o    = start_fire;
 )",
                               upper(plan.count_entry));
@@ -331,15 +302,16 @@ std::string declarations(const SeqPlan& plan) {
 std::string fetch_section() {
   // The fetch is hand-written (rtl/core/tpu_seq_fetch.sv); what the spec
   // decides is where the header holds the instruction count.
-  return R"(
+  std::string o = R"(
   // ---------------------------------------------------------------------------
-  // Fetch (tpu_seq_fetch): imem beats, the header words, the instruction buffer.
+  // Fetch (tpu_seq_fetch): imem beats, the header words, the instruction
+  // buffer, and the instructions at pc and pc + 1.
   // ---------------------------------------------------------------------------
-  logic [31:0]                    words_rcvd;
   logic                           count_known, hdr_known, fetch_active;
   logic [CountBits-1:0]           n_instr;
   logic [tpu_pkg::NHDR*WordW-1:0] hdr_words;
-  logic [NInstrMax*InstrBits-1:0] ibuf;
+  logic [InstrBits-1:0]           cur_raw, next_raw;
+  logic                           cur_valid, next_valid;
 
   tpu_seq_fetch #(
     .IMEM_SIZE(IMEM_SIZE),
@@ -351,23 +323,21 @@ std::string fetch_section() {
     .clk_i,
     .rst_ni,
     .start_i         (start_fire),
-    .busy_i          (busy_q),
-    .imem_req_valid_o,
-    .imem_req_ready_i,
-    .imem_req_addr_o,
-    .imem_rsp_valid_i,
-    .imem_rsp_ready_o,
-    .imem_rsp_data_i,
-    .words_rcvd_o    (words_rcvd),
-    .count_known_o   (count_known),
+    .busy_i          (busy),
+)" + connect_by_name(imem_ports()) + R"(    .count_known_o   (count_known),
     .hdr_known_o     (hdr_known),
     .n_instr_o       (n_instr),
     .hdr_words_o     (hdr_words),
-    .ibuf_o          (ibuf),
-    .active_o        (fetch_active)
+    .active_o        (fetch_active),
+    .pc_i            (pc),
+    .cur_raw_o       (cur_raw),
+    .cur_valid_o     (cur_valid),
+    .next_raw_o      (next_raw),
+    .next_valid_o    (next_valid)
   );
   assign header_o = hdr_words;
 )";
+  return o;
 }
 
 std::string decode_section(const RtlContext& ctx, const SeqPlan& plan) {
@@ -375,37 +345,20 @@ std::string decode_section(const RtlContext& ctx, const SeqPlan& plan) {
   // ---------------------------------------------------------------------------
   // Decode the instruction at pc (and the opcode and terms at pc + 1).
   // ---------------------------------------------------------------------------
-  logic [InstrBits-1:0] cur_raw, next_raw;
-  logic [AguBits-1:0]   cur_agu, next_agu;  // word 1: the AGU terms
-  logic [OpW-1:0]       cur_op, next_op;
-  logic [NrW-1:0]       cur_nr;
-  logic                 cur_arrived, next_arrived, cur_valid, next_valid;
-  logic                 cur_known, cur_retired, cur_loop, cur_endloop;
-  logic                 unused_raw;
+  logic [AguBits-1:0] cur_agu, next_agu;  // word 1: the AGU terms
+  logic [OpW-1:0]     cur_op, next_op;
+  logic [NrW-1:0]     cur_nr;
+  logic               cur_known, cur_retired, cur_loop, cur_endloop, next_endloop;
+  logic               unused_raw;
 
-  // Entry `index` of the buffer as an AND-OR mux; zero past the end.
-  function automatic logic [InstrBits-1:0] ibuf_read(input logic [NInstrMax*InstrBits-1:0] entries,
-                                                     input logic [PcW-1:0] index);
-    ibuf_read = '0;
-    for (int i = 0; i < NInstrMax; i++) begin
-      ibuf_read = ibuf_read | (entries[i*InstrBits +: InstrBits] & {InstrBits{32'(index) == i}});
-    end
-  endfunction
-
-  assign cur_raw      = ibuf_read(ibuf, pc_q);
-  assign next_raw     = ibuf_read(ibuf, pc_q + PcW'(1));
-  assign cur_agu      = cur_raw[WordW +: AguBits];
-  assign next_agu     = next_raw[WordW +: AguBits];
-  assign cur_op       = cur_raw[tpu_pkg::FLD_OP_LSB +: OpW];
-  assign next_op      = next_raw[tpu_pkg::FLD_OP_LSB +: OpW];
-  assign cur_nr       = cur_raw[tpu_pkg::FLD_NR_LSB +: NrW];
+  assign cur_agu    = cur_raw[WordW +: AguBits];
+  assign next_agu   = next_raw[WordW +: AguBits];
+  assign cur_op     = cur_raw[tpu_pkg::FLD_OP_LSB +: OpW];
+  assign next_op    = next_raw[tpu_pkg::FLD_OP_LSB +: OpW];
+  assign cur_nr     = cur_raw[tpu_pkg::FLD_NR_LSB +: NrW];
   // The spare bits of both words, and the fields and strides of pc + 1,
   // are not needed.
-  assign unused_raw   = ^{cur_raw, next_raw, next_agu};
-  assign cur_arrived  = words_rcvd >= 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS) * (32'(pc_q) + 32'd1);
-  assign next_arrived = words_rcvd >= 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS) * (32'(pc_q) + 32'd2);
-  assign cur_valid    = busy_q && count_known && (32'(pc_q) < 32'(n_instr)) && cur_arrived;
-  assign next_valid   = (32'(pc_q) + 32'd1 < 32'(n_instr)) && next_arrived;
+  assign unused_raw = ^{cur_raw, next_raw, next_agu};
 
   // Opcodes the spec defines; retired ones fault.
   always_comb begin
@@ -421,54 +374,33 @@ std::string decode_section(const RtlContext& ctx, const SeqPlan& plan) {
   o += fmt::format(R"(      default: cur_known = 1'b0;
     endcase
   end
-  assign cur_loop    = cur_op == {};
-  assign cur_endloop = cur_op == {};
+  assign cur_loop     = cur_op == {};
+  assign cur_endloop  = cur_op == {};
+  assign next_endloop = next_op == {};
 )",
-                   ctx.op_const(plan.loop->name), ctx.op_const(plan.endloop->name));
+                   ctx.op_const(plan.loop->name), ctx.op_const(plan.endloop->name),
+                   ctx.op_const(plan.endloop->name));
   return o;
 }
 
 std::string agu_section(const SeqPlan& plan) {
   std::string o = R"(
   // ---------------------------------------------------------------------------
-  // AGU: field[target] += iv[level] * stride for every term in use; a term
-  // on a level that is not open faults (at pc + 1: the endloop is not folded).
+  // AGU (tpu_seq_agu): each operand field plus the terms that target it.
   // ---------------------------------------------------------------------------
-  logic [tpu_pkg::AGU_TERMS*TargetW-1:0] term_target;
-  logic [tpu_pkg::AGU_TERMS*FieldW-1:0]  term_add;
-  logic [tpu_pkg::AGU_TERMS-1:0]         cur_term_bad, next_term_bad;
-  logic [NLevels*NrW-1:0]                level_ivs;  // iv by level, 0 past the stack
+  logic [NTargets*FieldW-1:0] agu_add;
+  logic                       cur_term_bad, next_term_bad;
+  logic                       unused_agu_add;  // the targets no operand field takes
 
-  assign level_ivs = (NLevels*NrW)'(stack_iv);
-
-  // A field plus the terms that target it.
-  function automatic logic [FieldW-1:0] agu_field(input logic [FieldW-1:0] base, input int target,
-                                                  input logic [tpu_pkg::AGU_TERMS*TargetW-1:0] targets,
-                                                  input logic [tpu_pkg::AGU_TERMS*FieldW-1:0] adds);
-    agu_field = base;
-    for (int t = 0; t < tpu_pkg::AGU_TERMS; t++) begin
-      if (32'(targets[t*TargetW +: TargetW]) == 32'(target)) agu_field = agu_field + adds[t*FieldW +: FieldW];
-    end
-  endfunction
-
-  for (genvar t = 0; t < tpu_pkg::AGU_TERMS; t++) begin : gen_term
-    localparam int Lsb = t * tpu_pkg::TERM_W;
-    logic [TargetW-1:0] target, next_target;
-    logic [LevelW-1:0]  level, next_level;
-    logic [StrideW-1:0] stride;
-    logic [NrW-1:0]     iv;
-    assign target      = cur_agu[Lsb + tpu_pkg::TERM_TARGET_LSB +: TargetW];
-    assign level       = cur_agu[Lsb + tpu_pkg::TERM_LEVEL_LSB +: LevelW];
-    assign stride      = cur_agu[Lsb + tpu_pkg::TERM_STRIDE_LSB +: StrideW];
-    assign next_target = next_agu[Lsb + tpu_pkg::TERM_TARGET_LSB +: TargetW];
-    assign next_level  = next_agu[Lsb + tpu_pkg::TERM_LEVEL_LSB +: LevelW];
-    assign iv          = level_ivs[32'(level)*NrW +: NrW];
-    assign term_target[t*TargetW +: TargetW] = target;
-    assign term_add[t*FieldW +: FieldW]      = FieldW'(iv) * FieldW'(stride);
-    assign cur_term_bad[t]  = (32'(target) != 32'(tpu_pkg::TARGET_UNUSED)) && (32'(level) >= 32'(depth_q));
-    assign next_term_bad[t] = (32'(next_target) != 32'(tpu_pkg::TARGET_UNUSED)) &&
-                              (32'(next_level) >= 32'(depth_q));
-  end
+  tpu_seq_agu u_agu (
+    .cur_agu_i (cur_agu),
+    .next_agu_i(next_agu),
+    .iv_i      (stack_iv),
+    .depth_i   (depth),
+    .add_o     (agu_add),
+    .cur_bad_o (cur_term_bad),
+    .next_bad_o(next_term_bad)
+  );
 
   // The resolved operand fields.
 )";
@@ -484,30 +416,19 @@ std::string agu_section(const SeqPlan& plan) {
                      upper(f->name));
   o += "\n";
   for (const Field* f : plan.operand_fields)
-    o += fmt::format("  assign cur_{0} = agu_field(base_{0}, tpu_pkg::TARGET_{1}, term_target, term_add);\n", f->name,
+    o += fmt::format("  assign cur_{0} = base_{0} + agu_add[tpu_pkg::TARGET_{1}*FieldW +: FieldW];\n", f->name,
                      upper(f->name));
+  o += "  assign unused_agu_add = ^agu_add;\n";
   return o;
 }
 
-std::string control_section(const RtlContext& ctx, const SeqPlan& plan) {
+std::string control_section(const SeqPlan& plan) {
   std::string o = R"(
   // ---------------------------------------------------------------------------
-  // Issue: decode faults, all-or-nothing dispatch, the loop stack.
+  // Issue (tpu_seq_issue): decode faults, all-or-nothing dispatch, the loop
+  // stack and pc.
   // ---------------------------------------------------------------------------
-  logic [3:0]     cur_fault;
-  logic           stop, exec, issue, fold, ctl_loop, ctl_endloop, pop_step, back;
-  logic           all_room, outputs_empty, dispatch_fire, next_endloop;
-  logic [PcW-1:0] top_body, endloop_pc;
-  logic [NrW-1:0] top_iv, top_trip;
-
-  always_comb begin
-    if (!cur_known) cur_fault = tpu_pkg::FAULT_OPCODE;
-    else if (cur_retired) cur_fault = tpu_pkg::FAULT_RETIRED;
-    else if (|cur_term_bad) cur_fault = tpu_pkg::FAULT_AGU_LEVEL;
-    else if (cur_loop && depth_q == DepthW'(tpu_pkg::LOOP_DEPTH)) cur_fault = tpu_pkg::FAULT_LOOP_OVERFLOW;
-    else if (cur_endloop && depth_q == '0) cur_fault = tpu_pkg::FAULT_LOOP_UNDERFLOW;
-    else cur_fault = tpu_pkg::FAULT_NONE;
-  end
+  logic all_room, outputs_empty, dispatch_fire;
 
 )";
   std::vector<std::string> room, empty, fire;
@@ -519,83 +440,33 @@ std::string control_section(const RtlContext& ctx, const SeqPlan& plan) {
   o += fmt::format("  assign all_room      = {};\n", fmt::join(room, " &&\n                         "));
   o += fmt::format("  assign outputs_empty = {};\n", fmt::join(empty, " && "));
   o += fmt::format("  assign dispatch_fire = {};\n", fmt::join(fire, " ||\n                         "));
-  o += fmt::format("  assign next_endloop  = next_op == {};\n", ctx.op_const(plan.endloop->name));
   o += R"(
-  // exec: the instruction at pc runs this cycle unless it faults or the run
-  // ends; loop and endloop always run, the rest when every target has room.
-  // fold: an endloop at pc + 1 runs in the same cycle as the instruction at pc.
-  assign exec        = cur_valid && (cur_fault == tpu_pkg::FAULT_NONE) && !stop;
-  assign ctl_loop    = exec && cur_loop;
-  assign ctl_endloop = exec && cur_endloop;
-  assign issue       = exec && !cur_loop && !cur_endloop && all_room;
-  assign fold        = issue && next_valid && next_endloop && (depth_q != '0) && !(|next_term_bad);
-  assign pop_step    = ctl_endloop || fold;
-  assign endloop_pc  = fold ? pc_q + PcW'(1) : pc_q;
-
-  // The loop stack: one register set per level; the top is level depth - 1.
-  logic [DepthW-1:0] top_idx;
-
-  for (genvar l = 0; l < tpu_pkg::LOOP_DEPTH; l++) begin : gen_level
-    logic [PcW-1:0] body_q;
-    logic [NrW-1:0] iv_q, trip_q;
-    logic           push_here, bump_here;
-    assign push_here = ctl_loop && (32'(depth_q) == l);
-    assign bump_here = pop_step && back && (32'(top_idx) == l);
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        body_q <= '0;
-        iv_q   <= '0;
-        trip_q <= '0;
-      end else if (push_here) begin
-        body_q <= pc_q + PcW'(1);
-        iv_q   <= '0;
-        trip_q <= cur_nr;
-      end else if (bump_here) begin
-        iv_q <= iv_q + NrW'(1);
-      end
-    end
-    assign stack_body[l*PcW +: PcW] = body_q;
-    assign stack_iv[l*NrW +: NrW]   = iv_q;
-    assign stack_trip[l*NrW +: NrW] = trip_q;
-  end
-
-  assign top_idx  = (depth_q == '0) ? '0 : depth_q - DepthW'(1);
-  assign top_body = stack_body[32'(top_idx)*PcW +: PcW];
-  assign top_iv   = stack_iv[32'(top_idx)*NrW +: NrW];
-  assign top_trip = stack_trip[32'(top_idx)*NrW +: NrW];
-  assign back     = 32'(top_iv) + 32'd1 < 32'(top_trip);
-
-  always_comb begin
-    if (start_fire) begin
-      pc_d    = '0;
-      depth_d = '0;
-    end else if (ctl_loop) begin
-      pc_d    = pc_q + PcW'(1);
-      depth_d = depth_q + DepthW'(1);
-    end else if (pop_step && back) begin
-      pc_d    = top_body;
-      depth_d = depth_q;
-    end else if (pop_step) begin
-      pc_d    = endloop_pc + PcW'(1);
-      depth_d = depth_q - DepthW'(1);
-    end else if (issue) begin
-      pc_d    = pc_q + PcW'(1);
-      depth_d = depth_q;
-    end else begin
-      pc_d    = pc_q;
-      depth_d = depth_q;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      pc_q    <= '0;
-      depth_q <= '0;
-    end else begin
-      pc_q    <= pc_d;
-      depth_q <= depth_d;
-    end
-  end
+  tpu_seq_issue #(
+    .NInstrMax(NInstrMax)
+  ) u_issue (
+    .clk_i,
+    .rst_ni,
+    .start_i        (start_fire),
+    .stop_i         (stop),
+    .cur_valid_i    (cur_valid),
+    .cur_known_i    (cur_known),
+    .cur_retired_i  (cur_retired),
+    .cur_loop_i     (cur_loop),
+    .cur_endloop_i  (cur_endloop),
+    .cur_term_bad_i (cur_term_bad),
+    .cur_nr_i       (cur_nr),
+    .all_room_i     (all_room),
+    .next_valid_i   (next_valid),
+    .next_endloop_i (next_endloop),
+    .next_term_bad_i(next_term_bad),
+    .cur_fault_o    (cur_fault),
+    .issue_o        (issue),
+    .loop_o         (ctl_loop),
+    .endloop_o      (ctl_endloop),
+    .pc_o           (pc),
+    .depth_o        (depth),
+    .iv_o           (stack_iv)
+  );
 )";
   return o;
 }
@@ -683,8 +554,8 @@ std::string completion_section(const SeqPlan& plan) {
   }
   const std::string seq = "tpu_pkg::UNIT_" + upper(plan.seq_unit);
   o += R"(
-  logic       short_any, over_any;
-  logic [3:0] short_unit, over_unit;
+  logic                       short_any, over_any, active;
+  logic [tpu_pkg::UNIT_W-1:0] short_unit, over_unit;
 
   // The first counter short of its count, and the first past it.
   always_comb begin
@@ -710,87 +581,43 @@ std::string completion_section(const SeqPlan& plan) {
   o += chain("over", ">");
   o += fmt::format(R"(  end
 
-  logic           at_end, finished, loop_open, imem_fault, overrun, active, hang;
-  logic [WdW-1:0] quiet_q;
-
-  assign at_end     = busy_q && count_known && hdr_known && (32'(pc_q) == 32'(n_instr));
-  assign finished   = at_end && (depth_q == '0) && outputs_empty;
-  assign loop_open  = at_end && (depth_q != '0);
-  assign imem_fault = busy_q && count_known && (32'(n_instr) > 32'(NInstrMax));
-  assign overrun    = busy_q && hdr_known && over_any;
-  assign stop       = imem_fault || overrun;
-
-  // Watchdog: cycles in a row while busy with no counter, memory handshake,
-  // imem beat or issue.
+  // Activity for the watchdog: a counter or memory handshake, an imem beat,
+  // an issue or a dispatch.
   assign active = activity_i || fetch_active || issue || ctl_loop || ctl_endloop || dispatch_fire;
-  assign hang   = busy_q && !active && (quiet_q == WdW'(Watchdog - 1));
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      quiet_q <= '0;
-    end else if (start_fire || active) begin
-      quiet_q <= '0;
-    end else if (busy_q) begin
-      quiet_q <= quiet_q + WdW'(1);
-    end
-  end
-
-  always_comb begin
-    fault_d      = tpu_pkg::FAULT_NONE;
-    fault_unit_d = {0};
-    if (imem_fault) begin
-      fault_d = tpu_pkg::FAULT_IMEM;
-    end else if (overrun) begin
-      fault_d      = tpu_pkg::FAULT_OVERRUN;
-      fault_unit_d = over_unit;
-    end else if (cur_valid && cur_fault != tpu_pkg::FAULT_NONE) begin
-      fault_d = cur_fault;
-    end else if (loop_open) begin
-      fault_d = tpu_pkg::FAULT_LOOP_OPEN;
-    end else if (finished && idle_i && short_any) begin
-      fault_d      = tpu_pkg::FAULT_STARVED;
-      fault_unit_d = short_unit;
-    end else if (hang) begin
-      fault_d      = tpu_pkg::FAULT_HANG;
-      fault_unit_d = (hdr_known && short_any) ? short_unit : {0};
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      busy_q       <= 1'b0;
-      done_q       <= 1'b0;
-      fault_q      <= tpu_pkg::FAULT_NONE;
-      fault_pc_q   <= '0;
-      fault_unit_q <= {0};
-      cycles_q     <= '0;
-    end else if (start_fire) begin
-      busy_q       <= 1'b1;
-      done_q       <= 1'b0;
-      fault_q      <= tpu_pkg::FAULT_NONE;
-      fault_pc_q   <= '0;
-      fault_unit_q <= {0};
-      cycles_q     <= '0;
-    end else if (busy_q) begin
-      cycles_q <= cycles_q + 32'd1;
-      if (fault_d != tpu_pkg::FAULT_NONE) begin
-        busy_q       <= 1'b0;
-        fault_q      <= fault_d;
-        fault_pc_q   <= 16'(pc_q);
-        fault_unit_q <= fault_unit_d;
-      end else if (finished && idle_i) begin
-        busy_q <= 1'b0;
-        done_q <= 1'b1;
-      end
-    end
-  end
-
-  assign busy_o       = busy_q;
-  assign done_o       = done_q;
-  assign fault_o      = fault_q;
-  assign fault_pc_o   = fault_pc_q;
-  assign fault_unit_o = fault_unit_q;
-  assign cycles_o     = cycles_q;
+  tpu_seq_run #(
+    .Watchdog (Watchdog),
+    .PcW      (PcW),
+    .CountBits(CountBits),
+    .NInstrMax(NInstrMax),
+    .IdleUnit ({0})
+  ) u_run (
+    .clk_i,
+    .rst_ni,
+    .start_i        (start_i),
+    .count_known_i  (count_known),
+    .hdr_known_i    (hdr_known),
+    .n_instr_i      (n_instr),
+    .pc_i           (pc),
+    .loops_open_i   (depth != '0),
+    .outputs_empty_i(outputs_empty),
+    .idle_i,
+    .active_i       (active),
+    .cur_valid_i    (cur_valid),
+    .cur_fault_i    (cur_fault),
+    .over_any_i     (over_any),
+    .over_unit_i    (over_unit),
+    .short_any_i    (short_any),
+    .short_unit_i   (short_unit),
+    .busy_o         (busy),
+    .done_o,
+    .stop_o         (stop),
+    .fault_o,
+    .fault_pc_o,
+    .fault_unit_o,
+    .cycles_o
+  );
+  assign busy_o = busy;
 
 endmodule
 )",
@@ -808,23 +635,21 @@ std::string emit_tpu_sequencer(const RtlContext& ctx) {
   o += declarations(plan);
   o += fetch_section();
   o += decode_section(ctx, plan);
-  std::string agu = agu_section(plan);
-  if (ctx.injected("agu_level2_term"))
-    inject_defect(agu, "agu_level2_term",
-                  "assign term_add[t*FieldW +: FieldW]      = FieldW'(iv) * FieldW'(stride);",
-                  "assign term_add[t*FieldW +: FieldW]      = (t == tpu_pkg::AGU_TERMS - 1 && 32'(level) == 2) ? '0 :\n"
-                  "                                               FieldW'(iv) * FieldW'(stride);  // INJECTED DEFECT");
-  o += agu;
-  o += control_section(ctx, plan);
+  o += agu_section(plan);
+  o += control_section(plan);
   o += dispatch_section(ctx, plan);
   o += completion_section(plan);
-  // The faults this module raises are tpu_pkg's FAULT_* constants, which the
-  // package writes from the spec's faults: each must be there.
-  static const std::regex kFault(R"(tpu_pkg::FAULT_([A-Z0-9_]+))");
-  for (auto it = std::sregex_iterator(o.begin(), o.end(), kFault); it != std::sregex_iterator(); ++it)
-    if (!ctx.spec().fault((*it)[1].str()))
-      throw Error("rtl.unsupported", fmt::format("tpu_sequencer raises FAULT_{}, which the spec's faults do not define",
-                                                 (*it)[1].str()));
+  // The faults this module and its hand-written parts raise are tpu_pkg's
+  // FAULT_* constants, which the package writes from the spec's faults: each
+  // must be there (FAULT_W and FAULT_PC_W are the ports' widths).
+  static const std::regex kFault(R"(tpu_pkg::FAULT_([A-Z0-9_]+)\b)");
+  for (const std::string_view part : {"tpu_seq_issue", "tpu_seq_run"}) {
+    const std::string text = module_text(ctx, part);
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kFault); it != std::sregex_iterator(); ++it)
+      if (const std::string name = (*it)[1].str(); name != "W" && name != "PC_W" && !ctx.spec().fault(name))
+        throw Error("rtl.unsupported", fmt::format("tpu_sequencer ({}) raises FAULT_{}, which the spec's faults do not define",
+                                                   part, (*it)[1].str()));
+  }
   return o;
 }
 

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "hdl/emitters.h"
+#include "hdl/core/memory_ports.h"
 #include "hdl/core/unit_decode.h"
 
 namespace tpugen::hdl {
@@ -109,44 +110,27 @@ std::string emit_tpu_top(const RtlContext& ctx) {
        "//   CBeat      packed operand words per C write beat (a power of two)\n"
        "//   Watchdog   cycles without progress before FAULT_HANG\n";
   o += "module tpu_top #(\n" + top_parameter_decls(ctx) + ") (\n";
-  o += R"(  input  logic clk_i,
-  input  logic rst_ni,
-  // control and status
-  input  logic start_i,
-  output logic busy_o,
-  output logic done_o,
-  output logic [3:0] fault_o,
-  output logic [15:0] fault_pc_o,
-  output logic [3:0] fault_unit_o,
-  output logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] progress_o,
-  output logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0] header_o,
-  output logic [31:0] cycles_o,
-  // imem: program reads
-  output logic imem_req_valid_o,
-  input  logic imem_req_ready_i,
-  output logic [15:0] imem_req_addr_o,
-  input  logic imem_rsp_valid_i,
-  output logic imem_rsp_ready_o,
-  input  logic [tpu_pkg::WORD_W*ImemBeat-1:0] imem_rsp_data_i,
-  // operand reads from A and B
-  output logic dram_rd_req_valid_o,
-  input  logic dram_rd_req_ready_i,
-  output logic dram_rd_req_sel_o,
-  output logic [31:0] dram_rd_req_addr_o,
-  input  logic dram_rd_rsp_valid_i,
-  output logic dram_rd_rsp_ready_o,
-  input  logic [DMA_WORDS*VW-1:0] dram_rd_rsp_data_i,
-  // result writes to C
-  output logic dram_wr_req_valid_o,
-  input  logic dram_wr_req_ready_i,
-  output logic [31:0] dram_wr_req_addr_o,
-  output logic [CBeat*VW-1:0] dram_wr_req_data_o,
-  output logic [CBeat*T-1:0] dram_wr_req_strb_o,
-  input  logic dram_wr_rsp_valid_i,
-  output logic dram_wr_rsp_ready_o
-);
-
-)";
+  std::vector<PortDecl> ports = {
+      {"input", "logic", "clk_i", ""},
+      {"input", "logic", "rst_ni", ""},
+      {"", "", "", "control and status"},
+      {"input", "logic", "start_i", ""},
+      {"output", "logic", "busy_o", ""},
+      {"output", "logic", "done_o", ""},
+      {"output", "logic [tpu_pkg::FAULT_W-1:0]", "fault_o", ""},
+      {"output", "logic [tpu_pkg::FAULT_PC_W-1:0]", "fault_pc_o", ""},
+      {"output", "logic [tpu_pkg::UNIT_W-1:0]", "fault_unit_o", ""},
+      {"output", "logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0]", "progress_o", ""},
+      {"output", "logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0]", "header_o", ""},
+      {"output", "logic [31:0]", "cycles_o", ""},
+      {"", "", "", "imem: program reads"}};
+  auto add = [&](const std::vector<PortDecl>& more) { ports.insert(ports.end(), more.begin(), more.end()); };
+  add(imem_ports());
+  ports.push_back({"", "", "", "operand reads from A and B"});
+  add(dram_rd_ports());
+  ports.push_back({"", "", "", "result writes to C"});
+  add(dram_wr_ports());
+  o += render_ports(ports) + ");\n\n";
   // --- Nets -----------------------------------------------------------------
   const auto dispatched = ctx.dispatched_units();
   o += "  // Dispatch queues: sequencer -> unit.\n";
@@ -188,8 +172,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   }
   o += fmt::format("  ) u_{} (\n", seq->name);
   o += "    .clk_i,\n    .rst_ni,\n    .start_i,\n    .clear_o(run_clear),\n    .busy_o,\n    .done_o,\n    .fault_o,\n    .fault_pc_o,\n"
-       "    .fault_unit_o,\n    .header_o,\n    .cycles_o,\n    .imem_req_valid_o,\n    .imem_req_ready_i,\n"
-       "    .imem_req_addr_o,\n    .imem_rsp_valid_i,\n    .imem_rsp_ready_o,\n    .imem_rsp_data_i,\n";
+       "    .fault_unit_o,\n    .header_o,\n    .cycles_o,\n" +
+       connect_by_name(imem_ports());
   for (const Unit* u : dispatched)
     o += fmt::format("    .{0}_instr_valid_o({0}_push_valid),\n    .{0}_instr_ready_i({0}_push_ready),\n"
                      "    .{0}_instr_o({0}_push_data),\n",
@@ -243,13 +227,14 @@ std::string emit_tpu_top(const RtlContext& ctx) {
         o += fmt::format(",\n    .{0}_valid_o({0}_push_valid),\n    .{0}_ready_i({0}_push_ready),\n    .{0}_data_o({0}_push_data)",
                          c.port);
     }
-    if (reads_dram(s, u.name))
-      o += ",\n    .dram_rd_req_valid_o,\n    .dram_rd_req_ready_i,\n    .dram_rd_req_sel_o,\n    .dram_rd_req_addr_o,\n"
-           "    .dram_rd_rsp_valid_i,\n    .dram_rd_rsp_ready_o,\n    .dram_rd_rsp_data_i";
-    if (writes_dram(s, u.name))
-      o += ",\n    .dram_wr_req_valid_o,\n    .dram_wr_req_ready_i,\n    .dram_wr_req_addr_o,\n    .dram_wr_req_data_o,\n"
-           "    .dram_wr_req_strb_o,\n"
-           "    .dram_wr_rsp_valid_i,\n    .dram_wr_rsp_ready_o";
+    // The memory ports, by name; the list's last comma becomes the one
+    // before the next connection.
+    auto memory = [&](const std::vector<PortDecl>& mem) {
+      const std::string c = connect_by_name(mem);
+      o += ",\n" + c.substr(0, c.size() - 2);
+    };
+    if (reads_dram(s, u.name)) memory(dram_rd_ports());
+    if (writes_dram(s, u.name)) memory(dram_wr_ports());
     if (!unit_counters(s, u.name).empty()) o += fmt::format(",\n    .progress_o({}_progress)", u.name);
     o += fmt::format(",\n    .idle_o({}_idle)\n  );\n\n", u.name);
   }
