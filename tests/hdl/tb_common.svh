@@ -35,6 +35,19 @@
   logic NAME``_valid, NAME``_ready; \
   logic [W-1:0] NAME``_data;
 
+// Port connections. A handshake the DUT takes in (PORT_valid_i, PORT_ready_o)
+// or gives out (PORT_valid_o, PORT_ready_i), to SIG_valid and SIG_ready; a
+// whole stream NAME (TB_STREAM's signals) adds NAME_data_i / NAME_data_o.
+`define TB_HS_IN(PORT, SIG) .PORT``_valid_i(SIG``_valid), .PORT``_ready_o(SIG``_ready)
+`define TB_HS_OUT(PORT, SIG) .PORT``_valid_o(SIG``_valid), .PORT``_ready_i(SIG``_ready)
+`define TB_STREAM_IN(NAME) `TB_HS_IN(NAME, NAME), .NAME``_data_i(NAME``_data)
+`define TB_STREAM_OUT(NAME) `TB_HS_OUT(NAME, NAME), .NAME``_data_o(NAME``_data)
+
+// A unit's clock, reset and clear (never raised here), the instance's first
+// ports; its progress_o and idle_o (to `progress` and `idle`), the last.
+`define TB_UNIT_CLOCK .clk_i(clk), .rst_ni(rst_n), .clear_i(1'b0)
+`define TB_UNIT_OUT .progress_o(progress), .idle_o(idle)
+
 // Compare an output handshake with the head of the expected queue Q (ITEM
 // is a scratch variable of the item's width); counts `checked`.
 `define TB_EXPECT(NAME, VALID, READY, DATA, Q, ITEM) \

@@ -12,9 +12,7 @@
 
 `include "tb_common.svh"
 `include "tb_memory.svh"
-
-  localparam int IW = tpu_pkg::INSTR_W;
-  localparam int CW = tpu_pkg::COUNT_W;
+`include "tb_unit.svh"
 
   integer seed = Seed;
   int checked = 0;  // output items compared
@@ -38,21 +36,6 @@
     rnd_row = r;
   endfunction
 
-  // One dispatched instruction (tpu_pkg::instr_t, flat).
-  function automatic logic [IW-1:0] mk(input logic [tpu_pkg::FLD_OP_W-1:0] op, input int f0, input int f1,
-                                       input int f2, input int f3, input int nr, input int steps);
-    logic [IW-1:0] w;
-    w = '0;
-    w[tpu_pkg::INSTR_OP_LSB +: tpu_pkg::FLD_OP_W] = op;
-    w[tpu_pkg::INSTR_F0_LSB +: tpu_pkg::FIELD_W] = f0[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_F1_LSB +: tpu_pkg::FIELD_W] = f1[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_F2_LSB +: tpu_pkg::FIELD_W] = f2[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_F3_LSB +: tpu_pkg::FIELD_W] = f3[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_NR_LSB +: tpu_pkg::FLD_NR_W] = nr[tpu_pkg::FLD_NR_W-1:0];
-    w[tpu_pkg::INSTR_STEPS_LSB +: tpu_pkg::COUNT_W] = steps[tpu_pkg::COUNT_W-1:0];
-    mk = w;
-  endfunction
-
 // Drive a stream from queue Q: present the head (random gaps of `gap` %),
 // hold it until the handshake. Use inside an always @(posedge clk) block.
 `define TB_DRIVE(VALID, READY, DATA, Q) \
@@ -61,12 +44,6 @@
     DATA <= Q.pop_front(); \
     VALID <= 1'b1; \
   end
-
-  // The ports every unit has: the instruction stream in, progress and idle out.
-  logic          instr_valid, instr_ready;
-  logic [IW-1:0] instr;
-  logic [CW-1:0] progress;
-  logic          idle;
 
   // The program: the instructions not yet presented, and its steps so far
   // (what progress_o must reach).
@@ -111,27 +88,6 @@
   if (progress !== CW'(STEPS)) begin \
     $display("FAIL: %s: progress %0d, expected %0d", WHAT, progress, STEPS); \
     errors++; \
-  end
-
-// The unit's connections to those ports (the instance's first and last).
-`define TB_UNIT_IN \
-    .clk_i(clk), \
-    .rst_ni(rst_n), \
-    .clear_i(1'b0), \
-    .instr_valid_i(instr_valid), \
-    .instr_ready_o(instr_ready), \
-    .instr_i(instr)
-`define TB_UNIT_OUT \
-    .progress_o(progress), \
-    .idle_o(idle)
-
-// Drive a stream from queue Q: present the head (random gaps of `gap` %),
-// hold it until the handshake. Use inside an always @(posedge clk) block.
-`define TB_DRIVE(VALID, READY, DATA, Q) \
-  if (VALID && READY) VALID <= 1'b0; \
-  if ((!VALID || READY) && Q.size() > 0 && rnd(100) >= gap) begin \
-    DATA <= Q.pop_front(); \
-    VALID <= 1'b1; \
   end
 
 // A process driving one stream from queue Q, idle in reset.

@@ -34,26 +34,18 @@ module tb_tpu_array #(
   localparam int MaxW   = NMm * (T + 1);
   localparam int MaxA   = NMm * MaxRow;
 
-  logic          wcol_valid, wcol_ready, acol_valid, acol_ready, cw_valid, cw_ready, idle;
-  logic [VW-1:0] wcol_data, acol_data;
-  logic [AW-1:0] cw_data;
+  `TB_STREAM(wcol, VW)
+  `TB_STREAM(acol, VW)
+  `TB_STREAM(cw, AW)
+  logic              idle;
   logic [2*CntW-1:0] progress;
 
   tpu_array #(.T(T)) dut (
-    .clk_i       (clk),
-    .rst_ni      (rst_n),
-    .clear_i     (1'b0),
-    .wcol_valid_i(wcol_valid),
-    .wcol_ready_o(wcol_ready),
-    .wcol_data_i (wcol_data),
-    .acol_valid_i(acol_valid),
-    .acol_ready_o(acol_ready),
-    .acol_data_i (acol_data),
-    .cw_valid_o  (cw_valid),
-    .cw_ready_i  (cw_ready),
-    .cw_data_o   (cw_data),
-    .progress_o  (progress),
-    .idle_o      (idle)
+    `TB_UNIT_CLOCK,
+    `TB_STREAM_IN(wcol),
+    `TB_STREAM_IN(acol),
+    `TB_STREAM_OUT(cw),
+    `TB_UNIT_OUT
   );
 
   // The streams and the expected results.

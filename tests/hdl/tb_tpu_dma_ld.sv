@@ -28,10 +28,7 @@ module tb_tpu_dma_ld #(
   localparam int WPR = MAXDIM / T;
 `include "tb_movers.svh"
 
-  logic          rd_req_valid, rd_req_ready, rd_req_sel;
-  logic [31:0]   rd_req_addr;
-  logic          rd_rsp_valid, rd_rsp_ready;
-  logic [RW-1:0] rd_rsp_data;
+  `TB_DRAM_RD_SIGNALS
   `TB_STREAM(dma2sp, VW)
   `TB_STREAM(dma2vr, VW)
 
@@ -42,19 +39,9 @@ module tb_tpu_dma_ld #(
     .QD(QD)
   ) u_dut (
     `TB_UNIT_IN,
-    .dram_rd_req_valid_o(rd_req_valid),
-    .dram_rd_req_ready_i(rd_req_ready),
-    .dram_rd_req_sel_o(rd_req_sel),
-    .dram_rd_req_addr_o(rd_req_addr),
-    .dram_rd_rsp_valid_i(rd_rsp_valid),
-    .dram_rd_rsp_ready_o(rd_rsp_ready),
-    .dram_rd_rsp_data_i(rd_rsp_data),
-    .dma2sp_valid_o(dma2sp_valid),
-    .dma2sp_ready_i(dma2sp_ready),
-    .dma2sp_data_o(dma2sp_data),
-    .dma2vr_valid_o(dma2vr_valid),
-    .dma2vr_ready_i(dma2vr_ready),
-    .dma2vr_data_o(dma2vr_data),
+    `TB_DRAM_RD_PORTS,
+    `TB_STREAM_OUT(dma2sp),
+    `TB_STREAM_OUT(dma2vr),
     `TB_UNIT_OUT
   );
 

@@ -28,11 +28,7 @@ module tb_tpu_dma_st #(
 `include "tb_movers.svh"
 
   `TB_STREAM(ac2sp, VW)
-  logic          wr_req_valid, wr_req_ready;
-  logic [31:0]   wr_req_addr;
-  logic [CBeat*VW-1:0] wr_req_data;
-  logic [CBeat*T-1:0]  wr_req_strb;
-  logic          wr_rsp_valid, wr_rsp_ready;
+  `TB_DRAM_WR_SIGNALS
 
   tpu_dma_st #(
     .T(T),
@@ -40,16 +36,8 @@ module tb_tpu_dma_st #(
     .CBeat(CBeat)
   ) u_dut (
     `TB_UNIT_IN,
-    .ac2sp_valid_i(ac2sp_valid),
-    .ac2sp_ready_o(ac2sp_ready),
-    .ac2sp_data_i(ac2sp_data),
-    .dram_wr_req_valid_o(wr_req_valid),
-    .dram_wr_req_ready_i(wr_req_ready),
-    .dram_wr_req_addr_o(wr_req_addr),
-    .dram_wr_req_data_o(wr_req_data),
-    .dram_wr_req_strb_o(wr_req_strb),
-    .dram_wr_rsp_valid_i(wr_rsp_valid),
-    .dram_wr_rsp_ready_o(wr_rsp_ready),
+    `TB_STREAM_IN(ac2sp),
+    `TB_DRAM_WR_PORTS,
     `TB_UNIT_OUT
   );
 

@@ -40,15 +40,9 @@ module tb_tpu_spm #(
     .QD(QD)
   ) u_dut (
     `TB_UNIT_IN,
-    .dma2sp_valid_i(dma2sp_valid),
-    .dma2sp_ready_o(dma2sp_ready),
-    .dma2sp_data_i(dma2sp_data),
-    .sp2vr_valid_o(sp2vr_valid),
-    .sp2vr_ready_i(sp2vr_ready),
-    .sp2vr_data_o(sp2vr_data),
-    .wcol_valid_o(wcol_valid),
-    .wcol_ready_i(wcol_ready),
-    .wcol_data_o(wcol_data),
+    `TB_STREAM_IN(dma2sp),
+    `TB_STREAM_OUT(sp2vr),
+    `TB_STREAM_OUT(wcol),
     `TB_UNIT_OUT
   );
 

@@ -36,15 +36,9 @@ module tb_tpu_vru #(
     .QD(QD)
   ) u_dut (
     `TB_UNIT_IN,
-    .dma2vr_valid_i(dma2vr_valid),
-    .dma2vr_ready_o(dma2vr_ready),
-    .dma2vr_data_i(dma2vr_data),
-    .sp2vr_valid_i(sp2vr_valid),
-    .sp2vr_ready_o(sp2vr_ready),
-    .sp2vr_data_i(sp2vr_data),
-    .acol_valid_o(acol_valid),
-    .acol_ready_i(acol_ready),
-    .acol_data_o(acol_data),
+    `TB_STREAM_IN(dma2vr),
+    `TB_STREAM_IN(sp2vr),
+    `TB_STREAM_OUT(acol),
     `TB_UNIT_OUT
   );
 
