@@ -37,10 +37,11 @@
   endfunction
 
 // Drive a stream from queue Q: present the head (random gaps of `gap` %),
-// hold it until the handshake. Use inside an always @(posedge clk) block.
-`define TB_DRIVE(VALID, READY, DATA, Q) \
+// hold it until the handshake; while HOLD, present no new item. Use inside
+// an always @(posedge clk) block.
+`define TB_DRIVE(VALID, READY, DATA, Q, HOLD) \
   if (VALID && READY) VALID <= 1'b0; \
-  if ((!VALID || READY) && Q.size() > 0 && rnd(100) >= gap) begin \
+  if ((!VALID || READY) && !(HOLD) && Q.size() > 0 && rnd(100) >= gap) begin \
     DATA <= Q.pop_front(); \
     VALID <= 1'b1; \
   end
@@ -55,6 +56,14 @@
 `define TB_INSTR_HANDSHAKE(AT) \
   while (!(instr_valid && instr_ready)) @(posedge clk); \
   AT = cycle;
+
+// LAT = cycles from the next instruction handshake to the first cycle COND
+// holds (an instruction's latency to its first output). (A macro for the
+// reason TB_RESET is one.)
+`define TB_LATENCY(LAT, COND) \
+  `TB_INSTR_HANDSHAKE(LAT) \
+  while (!(COND)) @(posedge clk); \
+  LAT = cycle - LAT;
 
   // Cycles from the next instruction handshake until progress reaches `target`.
   task automatic measure(input int target, output longint cycles);
@@ -90,16 +99,18 @@
     errors++; \
   end
 
-// A process driving one stream from queue Q, idle in reset.
-`define TB_DRIVER(VALID, READY, DATA, Q) \
+// A process driving one stream from queue Q, idle in reset; the _HELD form
+// presents no new item while HOLD.
+`define TB_DRIVER_HELD(VALID, READY, DATA, Q, HOLD) \
   always @(posedge clk or negedge rst_n) begin \
     if (!rst_n) begin \
       VALID <= 1'b0; \
       DATA <= '0; \
     end else begin \
-      `TB_DRIVE(VALID, READY, DATA, Q) \
+      `TB_DRIVE(VALID, READY, DATA, Q, HOLD) \
     end \
   end
+`define TB_DRIVER(VALID, READY, DATA, Q) `TB_DRIVER_HELD(VALID, READY, DATA, Q, 1'b0)
 
 // An output checked against the expected queue Q, under the stream rule, not
 // ready `bp` % of the cycles (HOLD/HELD/ITEM as for TB_HOLD and TB_EXPECT).
@@ -108,6 +119,20 @@
   `TB_HOLD(NAME, VALID, READY, DATA, HOLD, HELD) \
   `TB_EXPECT(NAME, VALID, READY, DATA, Q, ITEM) \
   READY <= rnd(100) >= bp;
+
+// An output stream NAME (TB_STREAM's signals, W bits) checked against the
+// expected queue Q by a process of its own with TB_SINK; not ready in reset.
+`define TB_MONITOR(NAME, W, Q) \
+  logic         NAME``_hold; \
+  logic [W-1:0] NAME``_held, NAME``_item; \
+  always @(posedge clk or negedge rst_n) begin \
+    if (!rst_n) begin \
+      NAME``_ready <= 1'b0; \
+      NAME``_hold <= 1'b0; \
+    end else begin \
+      `TB_SINK(`"NAME`", NAME``_valid, NAME``_ready, NAME``_data, Q, NAME``_hold, NAME``_held, NAME``_item) \
+    end \
+  end
 
 // A memory's responses, in order: Q holds what is not yet presented, HEAD a
 // scratch item, DUE the cycle HEAD may be presented. The head is presented

@@ -117,23 +117,13 @@ module tb_tpu_dma_ld #(
   // --- Instructions and outputs -------------------------------------------------
   `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
 
-  logic          sp_hold, vr_hold;
-  logic [VW-1:0] sp_held, vr_held, item;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      dma2sp_ready <= 1'b0;
-      dma2vr_ready <= 1'b0;
-      sp_hold <= 1'b0;
-      vr_hold <= 1'b0;
-    end else begin
-      if (dma2sp_valid && dma2vr_valid) begin
-        $display("FAIL: rows on both channels at once");
-        errors++;
-      end
-      `TB_SINK("dma2sp", dma2sp_valid, dma2sp_ready, dma2sp_data, exp_sp, sp_hold, sp_held, item)
-      `TB_SINK("dma2vr", dma2vr_valid, dma2vr_ready, dma2vr_data, exp_vr, vr_hold, vr_held, item)
+  always @(posedge clk)
+    if (rst_n && dma2sp_valid && dma2vr_valid) begin
+      $display("FAIL: rows on both channels at once");
+      errors++;
     end
-  end
+  `TB_MONITOR(dma2sp, VW, exp_sp)
+  `TB_MONITOR(dma2vr, VW, exp_vr)
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
@@ -176,9 +166,7 @@ module tb_tpu_dma_ld #(
              DMA_WORDS, 128, cycles);
 
     add_dma_ld(2, 1, 0, 1);
-    `TB_INSTR_HANDSHAKE(lat)
-    while (!dma2vr_valid) @(posedge clk);
-    lat = cycle - lat;
+    `TB_LATENCY(lat, dma2vr_valid)
     wait_done("latency");
     $display("LATENCY dma_ld: instruction handshake to first row out %0d cycles at Latency=%0d", lat, Latency);
 

@@ -112,17 +112,8 @@ module tb_tpu_dma_st #(
   end
 
   // --- Instructions and rows --------------------------------------------------
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      instr_valid <= 1'b0;
-      instr <= '0;
-      ac2sp_valid <= 1'b0;
-      ac2sp_data <= '0;
-    end else begin
-      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
-      `TB_DRIVE(ac2sp_valid, ac2sp_ready, ac2sp_data, ac2sp_q)
-    end
-  end
+  `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
+  `TB_DRIVER(ac2sp_valid, ac2sp_ready, ac2sp_data, ac2sp_q)
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
@@ -167,9 +158,7 @@ module tb_tpu_dma_st #(
     $display("THROUGHPUT dma_st (Latency=%0d): %0d rows acknowledged in %0d cycles", Latency, 128, cycles);
 
     add_mvout(1, 0, 1);
-    `TB_INSTR_HANDSHAKE(lat)
-    while (!wr_req_valid) @(posedge clk);
-    lat = cycle - lat;
+    `TB_LATENCY(lat, wr_req_valid)
     wait_done("latency");
     $display("LATENCY dma_st: instruction handshake to the write request %0d cycles (row waiting)", lat);
 

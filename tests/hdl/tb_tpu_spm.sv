@@ -114,30 +114,9 @@ module tb_tpu_spm #(
   `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
 
   logic hold_dma = 1'b0;  // present no new dma2sp row
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      dma2sp_valid <= 1'b0;
-      dma2sp_data <= '0;
-    end else if (hold_dma) begin
-      if (dma2sp_valid && dma2sp_ready) dma2sp_valid <= 1'b0;
-    end else begin
-      `TB_DRIVE(dma2sp_valid, dma2sp_ready, dma2sp_data, dma2sp_q)
-    end
-  end
-
-  logic          sp2vr_hold, wcol_hold;
-  logic [VW-1:0] sp2vr_held, wcol_held, item;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      sp2vr_ready <= 1'b0;
-      wcol_ready <= 1'b0;
-      sp2vr_hold <= 1'b0;
-      wcol_hold <= 1'b0;
-    end else begin
-      `TB_SINK("sp2vr", sp2vr_valid, sp2vr_ready, sp2vr_data, exp_sp2vr, sp2vr_hold, sp2vr_held, item)
-      `TB_SINK("wcol", wcol_valid, wcol_ready, wcol_data, exp_wcol, wcol_hold, wcol_held, item)
-    end
-  end
+  `TB_DRIVER_HELD(dma2sp_valid, dma2sp_ready, dma2sp_data, dma2sp_q, hold_dma)
+  `TB_MONITOR(sp2vr, VW, exp_sp2vr)
+  `TB_MONITOR(wcol, VW, exp_wcol)
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
@@ -165,14 +144,6 @@ module tb_tpu_spm #(
       $display("FAIL: %s: %0d sp2vr and %0d wcol rows never came", what, exp_sp2vr.size(), exp_wcol.size());
       errors++;
     end
-  endtask
-
-  // Cycles from an instruction's handshake to its first output item.
-  task automatic latency(input logic is_mm, output longint cycles);
-    longint start;
-    `TB_INSTR_HANDSHAKE(start)
-    while (!(is_mm ? wcol_valid : sp2vr_valid)) @(posedge clk);
-    cycles = cycle - start;
   endtask
 
   initial begin
@@ -263,10 +234,10 @@ module tb_tpu_spm #(
     wait_done("write after read");
 
     add_vld(5, 1);
-    latency(1'b0, lat_vld);
+    `TB_LATENCY(lat_vld, sp2vr_valid)
     wait_done("vld latency");
     add_mm(5, 1);
-    latency(1'b1, lat_mm);
+    `TB_LATENCY(lat_mm, wcol_valid)
     wait_done("mm latency");
     $display("LATENCY spm: instruction handshake to first sp2vr row %0d cycles, to the wcol header %0d cycles",
              lat_vld, lat_mm);

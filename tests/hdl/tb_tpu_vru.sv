@@ -102,36 +102,10 @@ module tb_tpu_vru #(
 
   // --- Drivers and monitors -------------------------------------------------
   logic hold_in = 1'b0;  // present no new dma2vr or sp2vr row
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      instr_valid <= 1'b0;
-      instr <= '0;
-      dma2vr_valid <= 1'b0;
-      dma2vr_data <= '0;
-      sp2vr_valid <= 1'b0;
-      sp2vr_data <= '0;
-    end else begin
-      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
-      if (hold_in) begin
-        if (dma2vr_valid && dma2vr_ready) dma2vr_valid <= 1'b0;
-        if (sp2vr_valid && sp2vr_ready) sp2vr_valid <= 1'b0;
-      end else begin
-        `TB_DRIVE(dma2vr_valid, dma2vr_ready, dma2vr_data, dma2vr_q)
-        `TB_DRIVE(sp2vr_valid, sp2vr_ready, sp2vr_data, sp2vr_q)
-      end
-    end
-  end
-
-  logic          acol_hold;
-  logic [VW-1:0] acol_held, item;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      acol_ready <= 1'b0;
-      acol_hold <= 1'b0;
-    end else begin
-      `TB_SINK("acol", acol_valid, acol_ready, acol_data, exp_acol, acol_hold, acol_held, item)
-    end
-  end
+  `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
+  `TB_DRIVER_HELD(dma2vr_valid, dma2vr_ready, dma2vr_data, dma2vr_q, hold_in)
+  `TB_DRIVER_HELD(sp2vr_valid, sp2vr_ready, sp2vr_data, sp2vr_q, hold_in)
+  `TB_MONITOR(acol, VW, exp_acol)
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
@@ -220,9 +194,7 @@ module tb_tpu_vru #(
     wait_done("write after read");
 
     add_mm(3, 1);
-    `TB_INSTR_HANDSHAKE(lat)
-    while (!acol_valid) @(posedge clk);
-    lat = cycle - lat;
+    `TB_LATENCY(lat, acol_valid)
     wait_done("mm latency");
     $display("LATENCY vru: instruction handshake to first acol row %0d cycles", lat);
 
