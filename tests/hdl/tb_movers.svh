@@ -73,6 +73,17 @@
     cycles = cycle - start;
   endtask
 
+  // A burst queued for full speed: the cycles from its first instruction's
+  // handshake until progress counts the whole program, then the bench's
+  // wait_done(what) and the line "THROUGHPUT <label>: <items> <unit> in
+  // <cycles> cycles".
+  task automatic throughput(input string what, input string label, input int items, input string unit);
+    longint cycles;
+    measure(steps_total, cycles);
+    wait_done(what);
+    $display("THROUGHPUT %0s: %0d %0s in %0d cycles", label, items, unit, cycles);
+  endtask
+
   // progress_o, three cycles from now, must be `steps`.
   task automatic expect_progress(input string what, input int steps);
     repeat (3) @(posedge clk);

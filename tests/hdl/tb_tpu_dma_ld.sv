@@ -143,8 +143,7 @@ module tb_tpu_dma_ld #(
   endtask
 
   initial begin
-    longint cycles, lat;
-    int base_steps;
+    longint lat;
     for (int b = 0; b < Bytes; b++) begin
       mem_a[b] = 8'($random(seed));
       mem_b[b] = 8'($random(seed));
@@ -158,12 +157,8 @@ module tb_tpu_dma_ld #(
 
     gap = 0;
     bp = 0;
-    base_steps = steps_total;
     for (int i = 0; i < 8; i++) add_dma_ld(i % 4, 0, i % WPR, 16);
-    measure(base_steps + 128, cycles);
-    wait_done("burst");
-    $display("THROUGHPUT dma_ld (Latency=%0d, QD=%0d, DMA_WORDS=%0d): %0d rows in %0d cycles", Latency, QD,
-             DMA_WORDS, 128, cycles);
+    throughput("burst", $sformatf("dma_ld (Latency=%0d, QD=%0d, DMA_WORDS=%0d)", Latency, QD, DMA_WORDS), 128, "rows");
 
     add_dma_ld(2, 1, 0, 1);
     `TB_LATENCY(lat, dma2vr_valid)

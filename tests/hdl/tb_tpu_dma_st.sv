@@ -136,8 +136,7 @@ module tb_tpu_dma_st #(
   endtask
 
   initial begin
-    longint cycles, lat;
-    int base_steps;
+    longint lat;
     for (int b = 0; b < Bytes; b++) begin
       mem_c[b] = 8'($random(seed));
       ref_c[b] = mem_c[b];
@@ -151,11 +150,8 @@ module tb_tpu_dma_st #(
 
     gap = 0;
     bp = 0;
-    base_steps = steps_total;
     for (int i = 0; i < 8; i++) add_mvout(0, i % WPR, 16);
-    measure(base_steps + 128, cycles);
-    wait_done("burst");
-    $display("THROUGHPUT dma_st (Latency=%0d): %0d rows acknowledged in %0d cycles", Latency, 128, cycles);
+    throughput("burst", $sformatf("dma_st (Latency=%0d)", Latency), 128, "rows acknowledged");
 
     add_mvout(1, 0, 1);
     `TB_LATENCY(lat, wr_req_valid)

@@ -147,7 +147,7 @@ module tb_tpu_spm #(
   endtask
 
   initial begin
-    longint cycles, lat_vld, lat_mm;
+    longint lat_vld, lat_mm;
     int base_steps;
     for (int r = 0; r < SPAD_ROWS; r++) shadow[r] = '0;
     `TB_RESET(3)
@@ -162,33 +162,18 @@ module tb_tpu_spm #(
     // Phase 2: full speed, no gaps and no backpressure.
     gap = 0;
     bp = 0;
-    base_steps = steps_total;
     for (int i = 0; i < 4; i++) add_dma_ld(8 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("dma_ld burst");
-    $display("THROUGHPUT spm dma_ld (writes): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("dma_ld burst", "spm dma_ld (writes)", 64, "rows");
     for (int i = 0; i < 4; i++) add_vld(4 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("vld burst");
-    $display("THROUGHPUT spm vld (reads): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("vld burst", "spm vld (reads)", 64, "rows");
     for (int i = 0; i < 8; i++) add_mm(T * i % (SPAD_ROWS - T), 16);
-    measure(base_steps + 8 * (T + 1), cycles);
-    wait_done("mm burst");
-    $display("THROUGHPUT spm mm (header + T rows each): %0d items in %0d cycles", 8 * (T + 1), cycles);
-
-    base_steps = steps_total;
+    throughput("mm burst", "spm mm (header + T rows each)", 8 * (T + 1), "items");
     for (int i = 0; i < 4; i++) begin
       add_dma_ld(0, 8);
       add_vld(0, 8);
       add_mm(0, 8);
     end
-    measure(base_steps + 4 * (16 + T + 1), cycles);
-    wait_done("mixed burst");
-    $display("THROUGHPUT spm dma_ld/vld/mm mix: %0d steps in %0d cycles", 4 * (16 + T + 1), cycles);
+    throughput("mixed burst", "spm dma_ld/vld/mm mix", 4 * (16 + T + 1), "steps");
 
     // Phase 3: ordering between the engines (rows 0..7 written first).
     base_steps = steps_total;

@@ -121,7 +121,7 @@ module tb_tpu_vru #(
   endtask
 
   initial begin
-    longint cycles, lat;
+    longint lat;
     int base_steps;
     for (int r = 0; r < NVR; r++) shadow[r] = '0;
     `TB_RESET(3)
@@ -134,26 +134,15 @@ module tb_tpu_vru #(
 
     gap = 0;
     bp = 0;
-    base_steps = steps_total;
     for (int i = 0; i < 4; i++) add_write(i % 2, 8 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("write burst");
-    $display("THROUGHPUT vru dma_ld/vld (writes): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("write burst", "vru dma_ld/vld (writes)", 64, "rows");
     for (int i = 0; i < 4; i++) add_mm(4 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("mm burst");
-    $display("THROUGHPUT vru mm (reads): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("mm burst", "vru mm (reads)", 64, "rows");
     for (int i = 0; i < 4; i++) begin
       add_write(i % 2, 0, 8);
       add_mm(0, 8);
     end
-    measure(base_steps + 64, cycles);
-    wait_done("mixed burst");
-    $display("THROUGHPUT vru write/mm mix: %0d rows in %0d cycles", 64, cycles);
+    throughput("mixed burst", "vru write/mm mix", 64, "rows");
 
     // Ordering between the engines. A: an mm of rows written earlier
     // overtakes later writes of other rows whose input is held back.
