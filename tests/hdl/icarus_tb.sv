@@ -17,12 +17,11 @@ module icarus_tb #(
   parameter int CBeat = 1,
   parameter int ImemWords = 4096
 );
-  localparam int VW = 8 * T;
+`include "tb_common.svh"
+`include "tb_memory.svh"
   localparam int Bytes = MAXDIM * MAXDIM;
   localparam int RW = DMA_WORDS * VW;  // an operand read beat
   localparam int WW = CBeat * VW;      // a C write beat
-`include "tb_common.svh"
-`include "tb_memory.svh"
 
   logic start;
   logic busy, done;

@@ -1,9 +1,8 @@
 // tb_movers.svh: what the data-moving units' testbenches share (Icarus -g2012).
 //
-// Include inside the testbench module after its parameters (which must
-// include Seed) and `localparam int VW`. Provides what tb_common.svh does
-// (the clock and reset, the cycle counter, the error count, the stream
-// monitors), a seeded random source, instruction words built from
+// Include inside the testbench module after its parameters (T and Seed
+// among them). Provides what tb_common.svh does (the clock and reset, the
+// cycle counter, the error count, the stream monitors), a seeded random source, instruction words built from
 // tpu_pkg's flat instr_t layout (tpu_pkg::INSTR_*_LSB), a watchdog, the
 // ports every unit has (the instruction stream, progress_o and idle_o) and
 // the tasks that time them, and macros for a valid/ready stream driver fed
@@ -82,6 +81,18 @@
     measure(steps_total, cycles);
     wait_done(what);
     $display("THROUGHPUT %0s: %0d %0s in %0d cycles", label, items, unit, cycles);
+  endtask
+
+  // Phase 1 of every mover's bench: the bench's random_program(n) under
+  // random gaps (30 %) and backpressure (40 %), to the end (the bench's
+  // wait_done); the next phases run at full speed, without either.
+  task automatic random_phase(input int n);
+    gap = 30;
+    bp = 40;
+    random_program(n);
+    wait_done("random program");
+    gap = 0;
+    bp = 0;
   endtask
 
   // progress_o, three cycles from now, must be `steps`.

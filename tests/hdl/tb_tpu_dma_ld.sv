@@ -22,11 +22,9 @@ module tb_tpu_dma_ld #(
   parameter int Latency = 0,
   parameter int Seed = 3
 );
-  localparam int VW = 8 * T;
+  localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_NOP;  // not dma_ld's
+`include "tb_dma.svh"
   localparam int RW = DMA_WORDS * VW;
-  localparam int Bytes = MAXDIM * MAXDIM;
-  localparam int WPR = MAXDIM / T;
-`include "tb_movers.svh"
 
   `TB_DRAM_RD_SIGNALS
   `TB_STREAM(dma2sp, VW)
@@ -64,16 +62,9 @@ module tb_tpu_dma_ld #(
     steps_total += nr;
   endtask
 
-  task automatic random_program(input int n);
-    int nr;
-    for (int i = 0; i < n; i++) begin
-      if (rnd(10) == 0) begin
-        instr_q.push_back(mk(tpu_pkg::OP_NOP, 0, 0, 0, 0, 3, 3));  // not dma_ld's: ignored
-      end else begin
-        nr = 1 + rnd(MAXDIM < 20 ? MAXDIM : 20);
-        add_dma_ld(rnd(4), rnd(MAXDIM - nr + 1), rnd(WPR), nr);
-      end
-    end
+  // random_program's instruction: any mode, row and column block.
+  task automatic add_block(input int nr);
+    add_dma_ld(rnd(4), rnd(MAXDIM - nr + 1), rnd(WPR), nr);
   endtask
 
   // --- DRAM model -------------------------------------------------------------
@@ -150,13 +141,7 @@ module tb_tpu_dma_ld #(
     end
     `TB_RESET(3)
 
-    gap = 30;
-    bp = 40;
-    random_program(120);
-    wait_done("random program");
-
-    gap = 0;
-    bp = 0;
+    random_phase(120);
     for (int i = 0; i < 8; i++) add_dma_ld(i % 4, 0, i % WPR, 16);
     throughput("burst", $sformatf("dma_ld (Latency=%0d, QD=%0d, DMA_WORDS=%0d)", Latency, QD, DMA_WORDS), 128, "rows");
 

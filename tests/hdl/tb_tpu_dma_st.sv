@@ -21,11 +21,9 @@ module tb_tpu_dma_st #(
   parameter int Latency = 0,
   parameter int Seed = 4
 );
-  localparam int VW = 8 * T;
-  localparam int Bytes = MAXDIM * MAXDIM;
-  localparam int WPR = MAXDIM / T;
+  localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_VRELU;  // not dma_st's
+`include "tb_dma.svh"
   localparam int WW = CBeat * VW;
-`include "tb_movers.svh"
 
   `TB_STREAM(ac2sp, VW)
   `TB_DRAM_WR_SIGNALS
@@ -58,16 +56,9 @@ module tb_tpu_dma_st #(
     steps_total += nr;
   endtask
 
-  task automatic random_program(input int n);
-    int nr;
-    for (int i = 0; i < n; i++) begin
-      if (rnd(10) == 0) begin
-        instr_q.push_back(mk(tpu_pkg::OP_VRELU, 0, 0, 0, 0, 3, 3));  // not dma_st's: ignored
-      end else begin
-        nr = 1 + rnd(MAXDIM < 20 ? MAXDIM : 20);
-        add_mvout(rnd(MAXDIM - nr + 1), rnd(WPR), nr);
-      end
-    end
+  // random_program's instruction: any row and column block.
+  task automatic add_block(input int nr);
+    add_mvout(rnd(MAXDIM - nr + 1), rnd(WPR), nr);
   endtask
 
   // --- DRAM model -------------------------------------------------------------
@@ -143,13 +134,7 @@ module tb_tpu_dma_st #(
     end
     `TB_RESET(3)
 
-    gap = 30;
-    bp = 40;
-    random_program(100);
-    wait_done("random program");
-
-    gap = 0;
-    bp = 0;
+    random_phase(100);
     for (int i = 0; i < 8; i++) add_mvout(0, i % WPR, 16);
     throughput("burst", $sformatf("dma_st (Latency=%0d)", Latency), 128, "rows acknowledged");
 

@@ -27,7 +27,6 @@ module tb_tpu_spm #(
   parameter int QD = 16,
   parameter int Seed = 1
 );
-  localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
   `TB_STREAM(dma2sp, VW)
@@ -153,15 +152,10 @@ module tb_tpu_spm #(
     `TB_RESET(3)
 
     // Phase 1: fill spad, then a random program under gaps and backpressure.
-    gap = 30;
-    bp = 40;
     for (int r = 0; r < SPAD_ROWS; r += 32) add_dma_ld(r, (SPAD_ROWS - r < 32) ? SPAD_ROWS - r : 32);
-    random_program(150);
-    wait_done("random program");
+    random_phase(150);
 
     // Phase 2: full speed, no gaps and no backpressure.
-    gap = 0;
-    bp = 0;
     for (int i = 0; i < 4; i++) add_dma_ld(8 * i, 16);
     throughput("dma_ld burst", "spm dma_ld (writes)", 64, "rows");
     for (int i = 0; i < 4; i++) add_vld(4 * i, 16);

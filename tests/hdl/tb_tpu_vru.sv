@@ -23,7 +23,6 @@ module tb_tpu_vru #(
   parameter int QD = 16,
   parameter int Seed = 2
 );
-  localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
   `TB_STREAM(dma2vr, VW)
@@ -126,14 +125,9 @@ module tb_tpu_vru #(
     for (int r = 0; r < NVR; r++) shadow[r] = '0;
     `TB_RESET(3)
 
-    gap = 30;
-    bp = 40;
     for (int r = 0; r < NVR; r += 32) add_write(r % 64 == 0, r, (NVR - r < 32) ? NVR - r : 32);
-    random_program(150);
-    wait_done("random program");
+    random_phase(150);
 
-    gap = 0;
-    bp = 0;
     for (int i = 0; i < 4; i++) add_write(i % 2, 8 * i, 16);
     throughput("write burst", "vru dma_ld/vld (writes)", 64, "rows");
     for (int i = 0; i < 4; i++) add_mm(4 * i, 16);
