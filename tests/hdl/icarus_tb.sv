@@ -17,11 +17,12 @@ module icarus_tb #(
   parameter int CBeat = 1,
   parameter int ImemWords = 4096
 );
-`include "tb_common.svh"
-`include "tb_memory.svh"
+  localparam int VW = 8 * T;
   localparam int Bytes = MAXDIM * MAXDIM;
   localparam int RW = DMA_WORDS * VW;  // an operand read beat
   localparam int WW = CBeat * VW;      // a C write beat
+`include "tb_common.svh"
+`include "tb_memory.svh"
 
   logic start;
   logic busy, done;

@@ -1,15 +1,11 @@
 // tb_common.svh: what every testbench of tests/hdl shares (Icarus -g2012).
 //
-// Include inside the testbench module, after its parameters (T among them),
-// once (the module's own signals come after it). Provides the operand and
-// row widths OpW and VW, the clock (a period of 10
+// Include inside the testbench module, after its parameters, once (the
+// module's own signals come after it). Provides the clock (a period of 10
 // time units), the active-low reset rst_n, the cycle counter, the error
 // count, the reset release, the closing report, and macros for the stream
 // monitors (an output checked against a queue of expected items, the stream
 // rule) and a stream driver fed from an array. Compile with -I tests/hdl.
-
-  localparam int OpW = tpu_pkg::OPERAND_BITS;  // an operand
-  localparam int VW = T * OpW;                 // a row of T operands
 
   logic clk = 1'b0;
   logic rst_n = 1'b0;

@@ -1,13 +1,14 @@
 // tb_movers.svh: what the data-moving units' testbenches share (Icarus -g2012).
 //
-// Include inside the testbench module after its parameters (T and Seed
-// among them). Provides what tb_common.svh does (the clock and reset, the
-// cycle counter, the error count, the stream monitors), a seeded random source, instruction words built from
-// tpu_pkg's flat instr_t layout (tpu_pkg::INSTR_*_LSB), a watchdog, the
-// ports every unit has (the instruction stream, progress_o and idle_o) and
-// the tasks that time them, and macros for a valid/ready stream driver fed
-// from a queue, an output sink checked against a queue of expected items,
-// and a memory's in-order responses.
+// Include inside the testbench module after its parameters (which must
+// include Seed) and `localparam int VW`. Provides what tb_common.svh,
+// tb_memory.svh and tb_unit.svh do (the clock and reset, the cycle counter,
+// the error count, the stream monitors, the memory models' data paths,
+// instruction words and the ports every unit has), a seeded random source,
+// a watchdog, the tasks that time the units and run their phases, and
+// macros for valid/ready stream drivers fed from a queue, output monitors
+// checked against a queue of expected items, and a memory's in-order
+// responses.
 
 `include "tb_common.svh"
 `include "tb_memory.svh"

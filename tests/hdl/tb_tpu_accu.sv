@@ -30,7 +30,9 @@ module tb_tpu_accu #(
 `include "tb_common.svh"
 `include "tb_unit.svh"
 
+  localparam int OpW  = tpu_pkg::OPERAND_BITS;
   localparam int AccW = tpu_pkg::ACC_BITS;
+  localparam int VW   = T * OpW;
   localparam int AW   = T * AccW;
   localparam int MaxI = 512;
   localparam int MaxC = 4096;

@@ -21,8 +21,10 @@ module tb_tpu_array #(
 );
 `include "tb_common.svh"
 
+  localparam int OpW    = tpu_pkg::OPERAND_BITS;
   localparam int AccW   = tpu_pkg::ACC_BITS;
   localparam int CntW   = tpu_pkg::COUNT_W;
+  localparam int VW     = T * OpW;
   localparam int AW     = T * AccW;
   localparam int NMm1   = 6;            // phase 1 mms
   localparam int NMm2   = 14;           // phase 2 mms

@@ -22,9 +22,10 @@ module tb_tpu_dma_ld #(
   parameter int Latency = 0,
   parameter int Seed = 3
 );
+  localparam int VW = 8 * T;
+  localparam int RW = DMA_WORDS * VW;
   localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_NOP;  // not dma_ld's
 `include "tb_dma.svh"
-  localparam int RW = DMA_WORDS * VW;
 
   `TB_DRAM_RD_SIGNALS
   `TB_STREAM(dma2sp, VW)

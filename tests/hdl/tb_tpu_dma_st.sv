@@ -21,9 +21,10 @@ module tb_tpu_dma_st #(
   parameter int Latency = 0,
   parameter int Seed = 4
 );
+  localparam int VW = 8 * T;
+  localparam int WW = CBeat * VW;
   localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_VRELU;  // not dma_st's
 `include "tb_dma.svh"
-  localparam int WW = CBeat * VW;
 
   `TB_STREAM(ac2sp, VW)
   `TB_DRAM_WR_SIGNALS

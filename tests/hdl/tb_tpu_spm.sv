@@ -27,6 +27,7 @@ module tb_tpu_spm #(
   parameter int QD = 16,
   parameter int Seed = 1
 );
+  localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
   `TB_STREAM(dma2sp, VW)

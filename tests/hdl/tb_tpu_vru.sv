@@ -23,6 +23,7 @@ module tb_tpu_vru #(
   parameter int QD = 16,
   parameter int Seed = 2
 );
+  localparam int VW = 8 * T;
 `include "tb_movers.svh"
 
   `TB_STREAM(dma2vr, VW)
