@@ -157,6 +157,22 @@
     end \
   end
 
+// A memory's request port SIG (SIG_valid, SIG_ready, named NAME in
+// messages), by a process of its own: not ready `bp` % of the cycles, and
+// the stream rule checked on PAYLOAD (W bits). Not ready in reset.
+`define TB_REQUESTS(NAME, SIG, PAYLOAD, W) \
+  logic         SIG``_hold; \
+  logic [W-1:0] SIG``_held; \
+  always @(posedge clk or negedge rst_n) begin \
+    if (!rst_n) begin \
+      SIG``_ready <= 1'b0; \
+      SIG``_hold <= 1'b0; \
+    end else begin \
+      `TB_HOLD(NAME, SIG``_valid, SIG``_ready, PAYLOAD, SIG``_hold, SIG``_held) \
+      SIG``_ready <= rnd(100) >= bp; \
+    end \
+  end
+
 // A memory's responses, in order: Q holds what is not yet presented, HEAD a
 // scratch item, DUE the cycle HEAD may be presented. The head is presented
 // once due (random gaps of `gap` %); POP is done with it as it is. Use

@@ -74,16 +74,12 @@ module tb_tpu_dma_ld #(
   logic [RW+31:0] rsp_head;
   int            unanswered = 0;  // requests taken, response not yet accepted
   logic [RW-1:0] beat;
-  logic          req_hold;
-  logic [32:0]   req_held;
+  `TB_REQUESTS("dram_rd_req", rd_req, {rd_req_sel, rd_req_addr}, 33)
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      rd_req_ready <= 1'b0;
       rd_rsp_valid <= 1'b0;
       rd_rsp_data <= '0;
-      req_hold <= 1'b0;
     end else begin
-      `TB_HOLD("dram_rd_req", rd_req_valid, rd_req_ready, {rd_req_sel, rd_req_addr}, req_hold, req_held)
       if (rd_req_valid && rd_req_ready) begin
         if (rd_req_addr % (DMA_WORDS * T) != 0) begin
           $display("FAIL: read address %0d is not a multiple of DMA_WORDS*T", rd_req_addr);
@@ -102,7 +98,6 @@ module tb_tpu_dma_ld #(
         unanswered--;
       end
       `TB_RESPOND(rd_rsp_valid, rd_rsp_ready, rsp_q, rsp_head, rsp_head[RW +: 32], rd_rsp_data <= rsp_head[RW-1:0])
-      rd_req_ready <= rnd(100) >= bp;
     end
   end
 

@@ -66,17 +66,12 @@ module tb_tpu_dma_st #(
   logic [31:0] ack_q[$];  // cycle each acknowledgement may be presented
   logic [31:0] ack_head;
   int          acked = 0;  // acknowledgements accepted by the unit
-  logic        req_hold;
-  logic [32+CBeat*(VW+T)-1:0] req_held;
   int          slot;
+  `TB_REQUESTS("dram_wr_req", wr_req, {wr_req_addr, wr_req_data, wr_req_strb}, 32 + WW + WW / 8)
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      wr_req_ready <= 1'b0;
       wr_rsp_valid <= 1'b0;
-      req_hold <= 1'b0;
     end else begin
-      `TB_HOLD("dram_wr_req", wr_req_valid, wr_req_ready, {wr_req_addr, wr_req_data, wr_req_strb}, req_hold,
-               req_held)
       if (wr_req_valid && wr_req_ready) begin
         slot = -1;
         for (int s = 0; s < CBeat; s++)
@@ -95,7 +90,6 @@ module tb_tpu_dma_st #(
         acked++;
       end
       `TB_RESPOND(wr_rsp_valid, wr_rsp_ready, ack_q, ack_head, ack_head, )
-      wr_req_ready <= rnd(100) >= bp;
       if (int'(progress) > acked) begin
         $display("FAIL: progress %0d counts writes not yet acknowledged (%0d)", progress, acked);
         errors++;

@@ -28,7 +28,8 @@ module tb_tpu_spm #(
   parameter int Seed = 1
 );
   localparam int VW = 8 * T;
-`include "tb_movers.svh"
+  localparam int Rows = SPAD_ROWS;
+`include "tb_rows.svh"
 
   `TB_STREAM(dma2sp, VW)
   `TB_STREAM(sp2vr, VW)
@@ -50,20 +51,15 @@ module tb_tpu_spm #(
   logic [VW-1:0] dma2sp_q[$];
   logic [VW-1:0] exp_sp2vr[$];
   logic [VW-1:0] exp_wcol[$];
-  logic [VW-1:0] shadow[SPAD_ROWS];
-  int last_row0 = 0, last_nr = 1;
+
+  // tb_rows.svh's written rows: all on dma2sp.
+  task automatic push_row(input int src, input logic [VW-1:0] row);
+    dma2sp_q.push_back(row);
+  endtask
 
   task automatic add_dma_ld(input int dst, input int nr);
-    logic [VW-1:0] row;
     instr_q.push_back(mk(tpu_pkg::OP_DMA_LD, rnd(2), rnd(T), rnd(4), dst, nr, nr));  // mode 0 or 1: to spad
-    for (int r = 0; r < nr; r++) begin
-      row = rnd_row();
-      dma2sp_q.push_back(row);
-      shadow[dst + r] = row;
-    end
-    steps_total += nr;
-    last_row0 = dst;
-    last_nr = nr;
+    write_rows(0, dst, nr);
   endtask
 
   task automatic add_vld(input int src, input int nr);
@@ -78,15 +74,6 @@ module tb_tpu_spm #(
     for (int r = 0; r < T; r++) exp_wcol.push_back(shadow[w + r]);
     steps_total += T + 1;
   endtask
-
-  // A source row range: often the rows the last dma_ld wrote.
-  function automatic int pick_src(input int nr);
-    int s;
-    if (rnd(3) == 0 && last_row0 + nr <= SPAD_ROWS) s = last_row0 + rnd(last_nr);
-    else s = rnd(SPAD_ROWS - nr + 1);
-    if (s + nr > SPAD_ROWS) s = SPAD_ROWS - nr;
-    pick_src = s;
-  endfunction
 
   task automatic random_program(input int n);
     int nr;
@@ -119,6 +106,18 @@ module tb_tpu_spm #(
   `TB_MONITOR(wcol, VW, exp_wcol)
 
   // --- Phases -----------------------------------------------------------------
+  // Phase 3's cases A and B: with dma2sp held back, a dma_ld of nr rows at
+  // dst, then a vld of vnr rows at src and an mm of the weight rows at w
+  // (mnr activation rows); base = the steps before them.
+  task automatic held_write_then_reads(input int dst, input int nr, input int src, input int vnr, input int w,
+                                       input int mnr, output int base);
+    hold_dma = 1'b1;
+    base = steps_total;
+    add_dma_ld(dst, nr);
+    add_vld(src, vnr);
+    add_mm(w, mnr);
+  endtask
+
   task automatic wait_done(input string what);
     longint limit;
     `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_sp2vr.size() > 0 || exp_wcol.size() > 0 || !idle ||
@@ -149,7 +148,6 @@ module tb_tpu_spm #(
   initial begin
     longint lat_vld, lat_mm;
     int base_steps;
-    for (int r = 0; r < SPAD_ROWS; r++) shadow[r] = '0;
     `TB_RESET(3)
 
     // Phase 1: fill spad, then a random program under gaps and backpressure.
@@ -171,26 +169,17 @@ module tb_tpu_spm #(
     throughput("mixed burst", "spm dma_ld/vld/mm mix", 4 * (16 + T + 1), "steps");
 
     // Phase 3: ordering between the engines (rows 0..7 written first).
-    base_steps = steps_total;
     add_dma_ld(0, 8);
     wait_done("ordering setup");
     // A: vld and mm of rows 0.. overtake a later dma_ld of rows 32..47 whose
     // rows are held back.
-    hold_dma = 1'b1;
-    base_steps = steps_total;
-    add_dma_ld(32, 16);
-    add_vld(0, 8);
-    add_mm(4, 3);
+    held_write_then_reads(32, 16, 0, 8, 4, 3, base_steps);
     wait_outputs("overtake", 300);
     expect_progress("overtake: reads done, the write not started", base_steps + 8 + T + 1);
     hold_dma = 1'b0;
     wait_done("overtake");
     // B: a read waits for an earlier write of overlapping rows.
-    hold_dma = 1'b1;
-    base_steps = steps_total;
-    add_dma_ld(40, 8);
-    add_vld(44, 4);
-    add_mm(46, 2);
+    held_write_then_reads(40, 8, 44, 4, 46, 2, base_steps);
     repeat (40) @(posedge clk);
     expect_progress("read after write: nothing moves", base_steps);
     if (sp2vr_valid || wcol_valid || exp_sp2vr.size() != 4) begin

@@ -24,7 +24,8 @@ module tb_tpu_vru #(
   parameter int Seed = 2
 );
   localparam int VW = 8 * T;
-`include "tb_movers.svh"
+  localparam int Rows = NVR;
+`include "tb_rows.svh"
 
   `TB_STREAM(dma2vr, VW)
   `TB_STREAM(sp2vr, VW)
@@ -46,23 +47,18 @@ module tb_tpu_vru #(
   logic [VW-1:0] dma2vr_q[$];
   logic [VW-1:0] sp2vr_q[$];
   logic [VW-1:0] exp_acol[$];
-  logic [VW-1:0] shadow[NVR];
-  int last_row0 = 0, last_nr = 1;
+
+  // tb_rows.svh's written rows: src 1 on sp2vr, 0 on dma2vr.
+  task automatic push_row(input int src, input logic [VW-1:0] row);
+    if (src == 1) sp2vr_q.push_back(row);
+    else dma2vr_q.push_back(row);
+  endtask
 
   // A write of nr rows at dst: from dma2vr (dma_ld, mode 2 or 3) or sp2vr (vld).
   task automatic add_write(input logic from_spm, input int dst, input int nr);
-    logic [VW-1:0] row;
     if (from_spm) instr_q.push_back(mk(tpu_pkg::OP_VLD, dst, rnd(NVR), 0, 0, nr, nr));
     else instr_q.push_back(mk(tpu_pkg::OP_DMA_LD, 2 + rnd(2), rnd(T), rnd(4), dst, nr, nr));
-    for (int r = 0; r < nr; r++) begin
-      row = rnd_row();
-      if (from_spm) sp2vr_q.push_back(row);
-      else dma2vr_q.push_back(row);
-      shadow[dst + r] = row;
-    end
-    steps_total += nr;
-    last_row0 = dst;
-    last_nr = nr;
+    write_rows(from_spm, dst, nr);
   endtask
 
   task automatic add_mm(input int src, input int nr);
@@ -70,14 +66,6 @@ module tb_tpu_vru #(
     for (int r = 0; r < nr; r++) exp_acol.push_back(shadow[src + r]);
     steps_total += nr;
   endtask
-
-  function automatic int pick_src(input int nr);
-    int s;
-    if (rnd(3) == 0) s = last_row0 + rnd(last_nr);
-    else s = rnd(NVR - nr + 1);
-    if (s + nr > NVR) s = NVR - nr;
-    pick_src = s;
-  endfunction
 
   task automatic random_program(input int n);
     int nr;
@@ -123,7 +111,6 @@ module tb_tpu_vru #(
   initial begin
     longint lat;
     int base_steps;
-    for (int r = 0; r < NVR; r++) shadow[r] = '0;
     `TB_RESET(3)
 
     for (int r = 0; r < NVR; r += 32) add_write(r % 64 == 0, r, (NVR - r < 32) ? NVR - r : 32);
