@@ -77,7 +77,8 @@
 
 // A source that presents MEM[IDX] while IDX < LIMIT and SHOW (evaluated only
 // then: a random gap), holding each item until its handshake. BLOCK names
-// the process's block.
+// the process's block. TB_SOURCE also declares MEM (N items of W bits) and
+// IDX.
 `define TB_DRIVE_INDEXED(BLOCK, VALID, READY, DATA, IDX, MEM, LIMIT, SHOW) \
   always @(posedge clk or negedge rst_n) begin \
     if (!rst_n) begin \
@@ -91,4 +92,20 @@
       VALID <= (next < LIMIT) && SHOW; \
       DATA <= MEM[next]; \
     end \
+  end
+`define TB_SOURCE(BLOCK, VALID, READY, DATA, W, MEM, N, IDX, LIMIT, SHOW) \
+  logic [W-1:0] MEM [N]; \
+  int IDX; \
+  `TB_DRIVE_INDEXED(BLOCK, VALID, READY, DATA, IDX, MEM, LIMIT, SHOW)
+
+// An output handshake compared with MEM[IDX], the next of the LIMIT items
+// expected (the first ten mismatches reported as WHAT <IDX>), and IDX
+// stepped. Use inside an always @(posedge clk) block, out of reset.
+`define TB_EXPECT_INDEXED(WHAT, VALID, READY, DATA, IDX, MEM, LIMIT) \
+  if (VALID && READY) begin \
+    if (IDX >= LIMIT || DATA !== MEM[IDX]) begin \
+      if (errors < 10) $display("FAIL: %s %0d is %h, expected %h", WHAT, IDX, DATA, MEM[IDX]); \
+      errors++; \
+    end \
+    IDX <= IDX + 1; \
   end

@@ -51,14 +51,17 @@ module tb_tpu_accu #(
     `TB_UNIT_OUT
   );
 
-  // Streams, in program order.
-  logic [IW-1:0] prog [MaxI];
-  logic [AW-1:0] cws [MaxC];
-  logic [VW-1:0] outs [MaxO];
-  int ni, nc, no, nsteps;
+  // The segments: each stream's items before each one's end, the segment
+  // running, and whether with gaps.
   int lim_i [1:NSeg], lim_c [1:NSeg], lim_o [1:NSeg], lim_s [1:NSeg];
   int seg;
   bit gaps;
+
+  // The sources, in program order, and the rows expected out.
+  `TB_SOURCE(p_instr, instr_valid, instr_ready, instr, IW, prog, MaxI, ii, lim_i[seg], (!gaps || ($urandom % 3 != 0)))
+  `TB_SOURCE(p_cw, cw_valid, cw_ready, cw_data, AW, cws, MaxC, ci, lim_c[seg], (!gaps || ($urandom % 3 != 0)))
+  logic [VW-1:0] outs [MaxO];
+  int ni, nc, no, nsteps;
 
   // The model's ar.
   logic [AW-1:0] model [NAR];
@@ -228,23 +231,15 @@ module tb_tpu_accu #(
   endtask
 
   // ---------------------------------------------------------------------------
-  // Drivers and the sink.
+  // The sink.
   // ---------------------------------------------------------------------------
-  int ii, ci, oi;
-  `TB_DRIVE_INDEXED(p_instr, instr_valid, instr_ready, instr, ii, prog, lim_i[seg], (!gaps || ($urandom % 3 != 0)))
-  `TB_DRIVE_INDEXED(p_cw, cw_valid, cw_ready, cw_data, ci, cws, lim_c[seg], (!gaps || ($urandom % 3 != 0)))
+  int oi;
   logic          held_valid;
   logic [VW-1:0] held_data;
   always @(posedge clk) begin
     if (rst_n) begin
       `TB_HOLD("ac2sp", ac2sp_valid, ac2sp_ready, ac2sp_data, held_valid, held_data)
-      if (ac2sp_valid && ac2sp_ready) begin
-        if (oi >= no || ac2sp_data !== outs[oi]) begin
-          if (errors < 10) $display("FAIL: ac2sp row %0d is %h, expected %h", oi, ac2sp_data, outs[oi]);
-          errors++;
-        end
-        oi <= oi + 1;
-      end
+      `TB_EXPECT_INDEXED("ac2sp row", ac2sp_valid, ac2sp_ready, ac2sp_data, oi, outs, no)
       ac2sp_ready <= !gaps || ($urandom % 3 != 0);
     end
   end
