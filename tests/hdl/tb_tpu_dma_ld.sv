@@ -74,7 +74,7 @@ module tb_tpu_dma_ld #(
   logic [RW+31:0] rsp_head;
   int            unanswered = 0;  // requests taken, response not yet accepted
   logic [RW-1:0] beat;
-  `TB_REQUESTS("dram_rd_req", rd_req, {rd_req_sel, rd_req_addr}, 33)
+  `TB_REQUESTS("dram_rd_req", rd_req, {rd_req_sel, rd_req_addr}, 1 + 32)
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
       rd_rsp_valid <= 1'b0;
