@@ -1,7 +1,8 @@
 // tb_rows.svh: what the testbenches of the row stores (tb_tpu_spm: spad,
 // tb_tpu_vru: vr) share (Icarus -g2012): tb_movers.svh, a shadow copy of
 // the store (all zero at the start), the writes that keep it, and the
-// choice of the rows a read takes.
+// choice of the rows a read takes, and the check of the ordering phase's
+// write-after-read case.
 //
 // Include inside the testbench module after its parameters (Seed among
 // them), `localparam int VW` and `localparam int Rows` (the store's rows).
@@ -38,3 +39,21 @@
     if (s + nr > Rows) s = Rows - nr;
     pick_src = s;
   endfunction
+
+  // The ordering phase's write-after-read case: a write waits for an earlier
+  // read of overlapping rows, held by backpressure, while a write of other
+  // rows before it proceeds. stall_outputs(base) (outputs never ready; base =
+  // the steps so far), then the bench queues the reads and the writes, then
+  // only_disjoint_write(base, steps): after 40 cycles only the disjoint
+  // write's steps have counted; then the outputs run and all finish.
+  task automatic stall_outputs(output int base);
+    bp = 100;
+    base = steps_total;
+  endtask
+
+  task automatic only_disjoint_write(input int base, input int steps);
+    repeat (40) @(posedge clk);
+    expect_progress("write after read: only the disjoint write", base + steps);
+    bp = 0;
+    wait_done("write after read");
+  endtask

@@ -190,17 +190,13 @@ module tb_tpu_spm #(
     wait_done("read after write");
     // C: a write waits for an earlier read of overlapping rows (held by
     // backpressure); a write of other rows before it proceeds.
-    bp = 100;
-    base_steps = steps_total;
+    stall_outputs(base_steps);
     add_vld(48, 8);
     add_mm(56, 1);
     add_dma_ld(8, 4);
     add_dma_ld(50, 4);
     add_dma_ld(58, 2);
-    repeat (40) @(posedge clk);
-    expect_progress("write after read: only the disjoint write", base_steps + 4);
-    bp = 0;
-    wait_done("write after read");
+    only_disjoint_write(base_steps, 4);
 
     add_vld(5, 1);
     `TB_LATENCY(lat_vld, sp2vr_valid)

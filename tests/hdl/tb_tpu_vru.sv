@@ -154,15 +154,11 @@ module tb_tpu_vru #(
     wait_done("read after write");
     // C: a write waits for an earlier mm of overlapping rows (held by
     // backpressure); a write of other rows before it proceeds.
-    bp = 100;
-    base_steps = steps_total;
+    stall_outputs(base_steps);
     add_mm(48, 8);
     add_write(1'b0, 8, 4);
     add_write(1'b1, 52, 4);
-    repeat (40) @(posedge clk);
-    expect_progress("write after read: only the disjoint write", base_steps + 4);
-    bp = 0;
-    wait_done("write after read");
+    only_disjoint_write(base_steps, 4);
 
     add_mm(3, 1);
     `TB_LATENCY(lat, acol_valid)
