@@ -29,16 +29,12 @@ module icarus_tb #(
   logic [3:0] fault, fault_unit;
   logic [15:0] fault_pc;
   logic [31:0] cycles;
-  logic imem_req_valid, imem_rsp_valid, imem_rsp_ready;
-  logic [15:0] imem_req_addr;
-  logic [64*ImemBeat-1:0] imem_rsp_data;
-  logic rd_req_valid, rd_req_sel, rd_rsp_valid, rd_rsp_ready;
-  logic [31:0] rd_req_addr;
-  logic [DMA_WORDS*VW-1:0] rd_rsp_data;
-  logic wr_req_valid, wr_rsp_valid, wr_rsp_ready;
-  logic [31:0] wr_req_addr;
-  logic [CBeat*VW-1:0] wr_req_data;
-  logic [CBeat*T-1:0] wr_req_strb;
+  `TB_IMEM_SIGNALS
+  `TB_DRAM_RD_SIGNALS
+  `TB_DRAM_WR_SIGNALS
+  assign imem_req_ready = 1'b1;
+  assign rd_req_ready = 1'b1;
+  assign wr_req_ready = 1'b1;
 
   logic [63:0] imem [ImemWords];
   logic [7:0] mem_a [Bytes];
@@ -58,26 +54,9 @@ module icarus_tb #(
     .progress_o(),
     .header_o(),
     .cycles_o(cycles),
-    .imem_req_valid_o(imem_req_valid),
-    .imem_req_ready_i(1'b1),
-    .imem_req_addr_o(imem_req_addr),
-    .imem_rsp_valid_i(imem_rsp_valid),
-    .imem_rsp_ready_o(imem_rsp_ready),
-    .imem_rsp_data_i(imem_rsp_data),
-    .dram_rd_req_valid_o(rd_req_valid),
-    .dram_rd_req_ready_i(1'b1),
-    .dram_rd_req_sel_o(rd_req_sel),
-    .dram_rd_req_addr_o(rd_req_addr),
-    .dram_rd_rsp_valid_i(rd_rsp_valid),
-    .dram_rd_rsp_ready_o(rd_rsp_ready),
-    .dram_rd_rsp_data_i(rd_rsp_data),
-    .dram_wr_req_valid_o(wr_req_valid),
-    .dram_wr_req_ready_i(1'b1),
-    .dram_wr_req_addr_o(wr_req_addr),
-    .dram_wr_req_data_o(wr_req_data),
-    .dram_wr_req_strb_o(wr_req_strb),
-    .dram_wr_rsp_valid_i(wr_rsp_valid),
-    .dram_wr_rsp_ready_o(wr_rsp_ready)
+    `TB_IMEM_PORTS,
+    `TB_DRAM_RD_PORTS,
+    `TB_DRAM_WR_PORTS
   );
 
   // Response queues: every accepted request is answered, in order, no
@@ -85,7 +64,7 @@ module icarus_tb #(
   // Ring buffers of responses (Icarus 11 cannot drive a port from a queue).
   localparam int Ring = 64;
   logic [64*ImemBeat-1:0] imem_ring [Ring];
-  logic [DMA_WORDS*VW-1:0] rd_ring [Ring];
+  logic [RW-1:0] rd_ring [Ring];
   int imem_head = 0, imem_count = 0, rd_head = 0, rd_count = 0;
   int wr_pending = 0;
 
@@ -102,8 +81,8 @@ module icarus_tb #(
   logic s_imem_req, s_imem_rsp, s_rd_req, s_rd_rsp, s_wr_req, s_wr_rsp, s_rd_sel;
   logic [15:0] s_imem_addr;
   logic [31:0] s_rd_addr, s_wr_addr;
-  logic [CBeat*VW-1:0] s_wr_data;
-  logic [CBeat*T-1:0] s_wr_strb;
+  logic [WW-1:0] s_wr_data;
+  logic [WW/8-1:0] s_wr_strb;
   logic [RW-1:0] rd_beat;
 
   always begin

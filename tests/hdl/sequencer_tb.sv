@@ -52,9 +52,7 @@ module sequencer_tb #(
   logic [15:0]                              fault_pc;
   logic [tpu_pkg::NHDR*WordW-1:0]           header;
   logic [31:0]                              cycles;
-  logic                                     req_valid, req_ready, rsp_valid, rsp_ready;
-  logic [15:0]                              req_addr;
-  logic [WordW*ImemBeat-1:0]                rsp_data;
+  `TB_IMEM_SIGNALS
   logic [NUnits-1:0]                        valid, ready;
   logic [InstrW-1:0]                        instr [NUnits];
   logic [tpu_pkg::N_PROGRESS*CountW-1:0]    progress;
@@ -77,12 +75,7 @@ module sequencer_tb #(
     .fault_unit_o        (fault_unit),
     .header_o            (header),
     .cycles_o            (cycles),
-    .imem_req_valid_o    (req_valid),
-    .imem_req_ready_i    (req_ready),
-    .imem_req_addr_o     (req_addr),
-    .imem_rsp_valid_i    (rsp_valid),
-    .imem_rsp_ready_o    (rsp_ready),
-    .imem_rsp_data_i     (rsp_data),
+    `TB_IMEM_PORTS,
     .dma_ld_instr_valid_o(valid[0]),
     .dma_ld_instr_ready_i(ready[0]),
     .dma_ld_instr_o      (instr[0]),
@@ -138,30 +131,30 @@ module sequencer_tb #(
 
   always @(posedge clk) begin
     if (!rst_n) begin
-      q_head    = 0;
-      q_count   = 0;
-      rsp_valid <= 1'b0;
-      rsp_data  <= '0;
-      req_ready <= 1'b0;
+      q_head         = 0;
+      q_count        = 0;
+      imem_rsp_valid <= 1'b0;
+      imem_rsp_data  <= '0;
+      imem_req_ready <= 1'b0;
     end else begin
-      if (rsp_valid && rsp_ready) begin
+      if (imem_rsp_valid && imem_rsp_ready) begin
         q_head  = (q_head + 1) % QDepth;
         q_count = q_count - 1;
       end
-      if (req_valid && req_ready) begin
-        if (req_addr % ImemBeat != 0) $fatal(1, "imem request at word %0d, not a beat boundary", req_addr);
+      if (imem_req_valid && imem_req_ready) begin
+        if (imem_req_addr % ImemBeat != 0) $fatal(1, "imem request at word %0d, not a beat boundary", imem_req_addr);
         if (q_count == QDepth) $fatal(1, "imem queue overflow");
-        q_addr[(q_head + q_count) % QDepth] = req_addr;
+        q_addr[(q_head + q_count) % QDepth] = imem_req_addr;
         q_due[(q_head + q_count) % QDepth]  = cycle + 1 + (stress ? ($unsigned($random(seed)) % 4) : 0);
         q_count = q_count + 1;
       end
       if (q_count > 0 && q_due[q_head] <= cycle + 1) begin
-        rsp_valid <= 1'b1;
-        rsp_data  <= imem_beat(q_addr[q_head]);
+        imem_rsp_valid <= 1'b1;
+        imem_rsp_data  <= imem_beat(q_addr[q_head]);
       end else begin
-        rsp_valid <= 1'b0;
+        imem_rsp_valid <= 1'b0;
       end
-      req_ready <= stress ? chance(70) : 1'b1;
+      imem_req_ready <= stress ? chance(70) : 1'b1;
     end
   end
 
@@ -230,10 +223,10 @@ module sequencer_tb #(
       req_stalled <= 1'b0;
       stalled     <= '0;
     end else begin
-      if (req_stalled && (!req_valid || req_addr != req_addr_held))
+      if (req_stalled && (!imem_req_valid || imem_req_addr != req_addr_held))
         $fatal(1, "imem request dropped or changed before its handshake");
-      req_stalled   <= req_valid && !req_ready;
-      req_addr_held <= req_addr;
+      req_stalled   <= imem_req_valid && !imem_req_ready;
+      req_addr_held <= imem_req_addr;
       for (int u = 0; u < NUnits; u++) begin
         if (stalled[u] && (!valid[u] || instr[u] != held[u]))
           $fatal(1, "%0s: dispatch dropped or changed before its handshake", unit_name(u));

@@ -35,6 +35,19 @@
   logic NAME``_valid, NAME``_ready; \
   logic [W-1:0] NAME``_data;
 
+// Port connections. A handshake the DUT takes in (PORT_valid_i, PORT_ready_o)
+// or gives out (PORT_valid_o, PORT_ready_i), to SIG_valid and SIG_ready; a
+// whole stream NAME (TB_STREAM's signals) adds NAME_data_i / NAME_data_o.
+`define TB_HS_IN(PORT, SIG) .PORT``_valid_i(SIG``_valid), .PORT``_ready_o(SIG``_ready)
+`define TB_HS_OUT(PORT, SIG) .PORT``_valid_o(SIG``_valid), .PORT``_ready_i(SIG``_ready)
+`define TB_STREAM_IN(NAME) `TB_HS_IN(NAME, NAME), .NAME``_data_i(NAME``_data)
+`define TB_STREAM_OUT(NAME) `TB_HS_OUT(NAME, NAME), .NAME``_data_o(NAME``_data)
+
+// A unit's clock, reset and clear (never raised here), the instance's first
+// ports; its progress_o and idle_o (to `progress` and `idle`), the last.
+`define TB_UNIT_CLOCK .clk_i(clk), .rst_ni(rst_n), .clear_i(1'b0)
+`define TB_UNIT_OUT .progress_o(progress), .idle_o(idle)
+
 // Compare an output handshake with the head of the expected queue Q (ITEM
 // is a scratch variable of the item's width); counts `checked`.
 `define TB_EXPECT(NAME, VALID, READY, DATA, Q, ITEM) \
@@ -64,7 +77,8 @@
 
 // A source that presents MEM[IDX] while IDX < LIMIT and SHOW (evaluated only
 // then: a random gap), holding each item until its handshake. BLOCK names
-// the process's block.
+// the process's block. TB_SOURCE also declares MEM (N items of W bits) and
+// IDX.
 `define TB_DRIVE_INDEXED(BLOCK, VALID, READY, DATA, IDX, MEM, LIMIT, SHOW) \
   always @(posedge clk or negedge rst_n) begin \
     if (!rst_n) begin \
@@ -78,4 +92,20 @@
       VALID <= (next < LIMIT) && SHOW; \
       DATA <= MEM[next]; \
     end \
+  end
+`define TB_SOURCE(BLOCK, VALID, READY, DATA, W, MEM, N, IDX, LIMIT, SHOW) \
+  logic [W-1:0] MEM [N]; \
+  int IDX; \
+  `TB_DRIVE_INDEXED(BLOCK, VALID, READY, DATA, IDX, MEM, LIMIT, SHOW)
+
+// An output handshake compared with MEM[IDX], the next of the LIMIT items
+// expected (the first ten mismatches reported as WHAT <IDX>), and IDX
+// stepped. Use inside an always @(posedge clk) block, out of reset.
+`define TB_EXPECT_INDEXED(WHAT, VALID, READY, DATA, IDX, MEM, LIMIT) \
+  if (VALID && READY) begin \
+    if (IDX >= LIMIT || DATA !== MEM[IDX]) begin \
+      if (errors < 10) $display("FAIL: %s %0d is %h, expected %h", WHAT, IDX, DATA, MEM[IDX]); \
+      errors++; \
+    end \
+    IDX <= IDX + 1; \
   end

@@ -1,20 +1,18 @@
 // tb_movers.svh: what the data-moving units' testbenches share (Icarus -g2012).
 //
 // Include inside the testbench module after its parameters (which must
-// include Seed) and `localparam int VW`. Provides what tb_common.svh does
-// (the clock and reset, the cycle counter, the error count, the stream
-// monitors), a seeded random source, instruction words built from
-// tpu_pkg's flat instr_t layout (tpu_pkg::INSTR_*_LSB), a watchdog, the
-// ports every unit has (the instruction stream, progress_o and idle_o) and
-// the tasks that time them, and macros for a valid/ready stream driver fed
-// from a queue, an output sink checked against a queue of expected items,
-// and a memory's in-order responses.
+// include Seed) and `localparam int VW`. Provides what tb_common.svh,
+// tb_memory.svh and tb_unit.svh do (the clock and reset, the cycle counter,
+// the error count, the stream monitors, the memory models' data paths,
+// instruction words and the ports every unit has), a seeded random source,
+// a watchdog, the tasks that time the units and run their phases, and
+// macros for valid/ready stream drivers fed from a queue, output monitors
+// checked against a queue of expected items, and a memory's in-order
+// responses.
 
 `include "tb_common.svh"
 `include "tb_memory.svh"
-
-  localparam int IW = tpu_pkg::INSTR_W;
-  localparam int CW = tpu_pkg::COUNT_W;
+`include "tb_unit.svh"
 
   integer seed = Seed;
   int checked = 0;  // output items compared
@@ -38,35 +36,15 @@
     rnd_row = r;
   endfunction
 
-  // One dispatched instruction (tpu_pkg::instr_t, flat).
-  function automatic logic [IW-1:0] mk(input logic [tpu_pkg::FLD_OP_W-1:0] op, input int f0, input int f1,
-                                       input int f2, input int f3, input int nr, input int steps);
-    logic [IW-1:0] w;
-    w = '0;
-    w[tpu_pkg::INSTR_OP_LSB +: tpu_pkg::FLD_OP_W] = op;
-    w[tpu_pkg::INSTR_F0_LSB +: tpu_pkg::FIELD_W] = f0[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_F1_LSB +: tpu_pkg::FIELD_W] = f1[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_F2_LSB +: tpu_pkg::FIELD_W] = f2[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_F3_LSB +: tpu_pkg::FIELD_W] = f3[tpu_pkg::FIELD_W-1:0];
-    w[tpu_pkg::INSTR_NR_LSB +: tpu_pkg::FLD_NR_W] = nr[tpu_pkg::FLD_NR_W-1:0];
-    w[tpu_pkg::INSTR_STEPS_LSB +: tpu_pkg::COUNT_W] = steps[tpu_pkg::COUNT_W-1:0];
-    mk = w;
-  endfunction
-
 // Drive a stream from queue Q: present the head (random gaps of `gap` %),
-// hold it until the handshake. Use inside an always @(posedge clk) block.
-`define TB_DRIVE(VALID, READY, DATA, Q) \
+// hold it until the handshake; while HOLD, present no new item. Use inside
+// an always @(posedge clk) block.
+`define TB_DRIVE(VALID, READY, DATA, Q, HOLD) \
   if (VALID && READY) VALID <= 1'b0; \
-  if ((!VALID || READY) && Q.size() > 0 && rnd(100) >= gap) begin \
+  if ((!VALID || READY) && !(HOLD) && Q.size() > 0 && rnd(100) >= gap) begin \
     DATA <= Q.pop_front(); \
     VALID <= 1'b1; \
   end
-
-  // The ports every unit has: the instruction stream in, progress and idle out.
-  logic          instr_valid, instr_ready;
-  logic [IW-1:0] instr;
-  logic [CW-1:0] progress;
-  logic          idle;
 
   // The program: the instructions not yet presented, and its steps so far
   // (what progress_o must reach).
@@ -79,12 +57,43 @@
   while (!(instr_valid && instr_ready)) @(posedge clk); \
   AT = cycle;
 
+// LAT = cycles from the next instruction handshake to the first cycle COND
+// holds (an instruction's latency to its first output). (A macro for the
+// reason TB_RESET is one.)
+`define TB_LATENCY(LAT, COND) \
+  `TB_INSTR_HANDSHAKE(LAT) \
+  while (!(COND)) @(posedge clk); \
+  LAT = cycle - LAT;
+
   // Cycles from the next instruction handshake until progress reaches `target`.
   task automatic measure(input int target, output longint cycles);
     longint start;
     `TB_INSTR_HANDSHAKE(start)
     while (progress != CW'(target)) @(posedge clk);
     cycles = cycle - start;
+  endtask
+
+  // A burst queued for full speed: the cycles from its first instruction's
+  // handshake until progress counts the whole program, then the bench's
+  // wait_done(what) and the line "THROUGHPUT <label>: <items> <unit> in
+  // <cycles> cycles".
+  task automatic throughput(input string what, input string label, input int items, input string unit);
+    longint cycles;
+    measure(steps_total, cycles);
+    wait_done(what);
+    $display("THROUGHPUT %0s: %0d %0s in %0d cycles", label, items, unit, cycles);
+  endtask
+
+  // Phase 1 of every mover's bench: the bench's random_program(n) under
+  // random gaps (30 %) and backpressure (40 %), to the end (the bench's
+  // wait_done); the next phases run at full speed, without either.
+  task automatic random_phase(input int n);
+    gap = 30;
+    bp = 40;
+    random_program(n);
+    wait_done("random program");
+    gap = 0;
+    bp = 0;
   endtask
 
   // progress_o, three cycles from now, must be `steps`.
@@ -113,37 +122,18 @@
     errors++; \
   end
 
-// The unit's connections to those ports (the instance's first and last).
-`define TB_UNIT_IN \
-    .clk_i(clk), \
-    .rst_ni(rst_n), \
-    .clear_i(1'b0), \
-    .instr_valid_i(instr_valid), \
-    .instr_ready_o(instr_ready), \
-    .instr_i(instr)
-`define TB_UNIT_OUT \
-    .progress_o(progress), \
-    .idle_o(idle)
-
-// Drive a stream from queue Q: present the head (random gaps of `gap` %),
-// hold it until the handshake. Use inside an always @(posedge clk) block.
-`define TB_DRIVE(VALID, READY, DATA, Q) \
-  if (VALID && READY) VALID <= 1'b0; \
-  if ((!VALID || READY) && Q.size() > 0 && rnd(100) >= gap) begin \
-    DATA <= Q.pop_front(); \
-    VALID <= 1'b1; \
-  end
-
-// A process driving one stream from queue Q, idle in reset.
-`define TB_DRIVER(VALID, READY, DATA, Q) \
+// A process driving one stream from queue Q, idle in reset; the _HELD form
+// presents no new item while HOLD.
+`define TB_DRIVER_HELD(VALID, READY, DATA, Q, HOLD) \
   always @(posedge clk or negedge rst_n) begin \
     if (!rst_n) begin \
       VALID <= 1'b0; \
       DATA <= '0; \
     end else begin \
-      `TB_DRIVE(VALID, READY, DATA, Q) \
+      `TB_DRIVE(VALID, READY, DATA, Q, HOLD) \
     end \
   end
+`define TB_DRIVER(VALID, READY, DATA, Q) `TB_DRIVER_HELD(VALID, READY, DATA, Q, 1'b0)
 
 // An output checked against the expected queue Q, under the stream rule, not
 // ready `bp` % of the cycles (HOLD/HELD/ITEM as for TB_HOLD and TB_EXPECT).
@@ -152,6 +142,36 @@
   `TB_HOLD(NAME, VALID, READY, DATA, HOLD, HELD) \
   `TB_EXPECT(NAME, VALID, READY, DATA, Q, ITEM) \
   READY <= rnd(100) >= bp;
+
+// An output stream NAME (TB_STREAM's signals, W bits) checked against the
+// expected queue Q by a process of its own with TB_SINK; not ready in reset.
+`define TB_MONITOR(NAME, W, Q) \
+  logic         NAME``_hold; \
+  logic [W-1:0] NAME``_held, NAME``_item; \
+  always @(posedge clk or negedge rst_n) begin \
+    if (!rst_n) begin \
+      NAME``_ready <= 1'b0; \
+      NAME``_hold <= 1'b0; \
+    end else begin \
+      `TB_SINK(`"NAME`", NAME``_valid, NAME``_ready, NAME``_data, Q, NAME``_hold, NAME``_held, NAME``_item) \
+    end \
+  end
+
+// A memory's request port SIG (SIG_valid, SIG_ready, named NAME in
+// messages), by a process of its own: not ready `bp` % of the cycles, and
+// the stream rule checked on PAYLOAD (W bits). Not ready in reset.
+`define TB_REQUESTS(NAME, SIG, PAYLOAD, W) \
+  logic         SIG``_hold; \
+  logic [W-1:0] SIG``_held; \
+  always @(posedge clk or negedge rst_n) begin \
+    if (!rst_n) begin \
+      SIG``_ready <= 1'b0; \
+      SIG``_hold <= 1'b0; \
+    end else begin \
+      `TB_HOLD(NAME, SIG``_valid, SIG``_ready, PAYLOAD, SIG``_hold, SIG``_held) \
+      SIG``_ready <= rnd(100) >= bp; \
+    end \
+  end
 
 // A memory's responses, in order: Q holds what is not yet presented, HEAD a
 // scratch item, DUE the cycle HEAD may be presented. The head is presented

@@ -28,14 +28,10 @@ module tb_tpu_accu #(
   parameter bit CheckAr = 1'b1
 );
 `include "tb_common.svh"
+`include "tb_unit.svh"
 
   localparam int OpW  = tpu_pkg::OPERAND_BITS;
   localparam int AccW = tpu_pkg::ACC_BITS;
-  localparam int CntW = tpu_pkg::COUNT_W;
-  localparam int NrW  = tpu_pkg::FLD_NR_W;
-  localparam int FW   = tpu_pkg::FIELD_W;
-  localparam int OW   = tpu_pkg::FLD_OP_W;
-  localparam int IW   = tpu_pkg::INSTR_W;
   localparam int VW   = T * OpW;
   localparam int AW   = T * AccW;
   localparam int MaxI = 512;
@@ -45,37 +41,27 @@ module tb_tpu_accu #(
   localparam int M    = 32;  // rows of the overlap pairs
   localparam int NSeg = 5;
 
-  logic            instr_valid, instr_ready, cw_valid, cw_ready, ac2sp_valid, ac2sp_ready, idle;
-  logic [IW-1:0]   instr;
-  logic [AW-1:0]   cw_data;
-  logic [VW-1:0]   ac2sp_data;
-  logic [CntW-1:0] progress;
+  `TB_STREAM(cw, AW)
+  `TB_STREAM(ac2sp, VW)
 
   tpu_accu #(.T(T), .NAR(NAR)) dut (
-    .clk_i        (clk),
-    .rst_ni       (rst_n),
-    .clear_i      (1'b0),
-    .instr_valid_i(instr_valid),
-    .instr_ready_o(instr_ready),
-    .instr_i      (instr),
-    .cw_valid_i   (cw_valid),
-    .cw_ready_o   (cw_ready),
-    .cw_data_i    (cw_data),
-    .ac2sp_valid_o(ac2sp_valid),
-    .ac2sp_ready_i(ac2sp_ready),
-    .ac2sp_data_o (ac2sp_data),
-    .progress_o   (progress),
-    .idle_o       (idle)
+    `TB_UNIT_IN,
+    `TB_STREAM_IN(cw),
+    `TB_STREAM_OUT(ac2sp),
+    `TB_UNIT_OUT
   );
 
-  // Streams, in program order.
-  logic [IW-1:0] prog [MaxI];
-  logic [AW-1:0] cws [MaxC];
-  logic [VW-1:0] outs [MaxO];
-  int ni, nc, no, nsteps;
+  // The segments: each stream's items before each one's end, the segment
+  // running, and whether with gaps.
   int lim_i [1:NSeg], lim_c [1:NSeg], lim_o [1:NSeg], lim_s [1:NSeg];
   int seg;
   bit gaps;
+
+  // The sources, in program order, and the rows expected out.
+  `TB_SOURCE(p_instr, instr_valid, instr_ready, instr, IW, prog, MaxI, ii, lim_i[seg], (!gaps || ($urandom % 3 != 0)))
+  `TB_SOURCE(p_cw, cw_valid, cw_ready, cw_data, AW, cws, MaxC, ci, lim_c[seg], (!gaps || ($urandom % 3 != 0)))
+  logic [VW-1:0] outs [MaxO];
+  int ni, nc, no, nsteps;
 
   // The model's ar.
   logic [AW-1:0] model [NAR];
@@ -120,18 +106,14 @@ module tb_tpu_accu #(
   endfunction
 
   // ---------------------------------------------------------------------------
-  // Program builders: each appends the instruction and runs the model.
+  // Program builders: each appends the instruction (tb_unit.svh's mk) and
+  // runs the model.
   // ---------------------------------------------------------------------------
-  function automatic logic [IW-1:0] pack(input logic [OW-1:0] op, input int f0, input int f1, input int f2,
-                                         input int f3, input int nr, input int steps);
-    pack = {CntW'(steps), NrW'(nr), FW'(f3), FW'(f2), FW'(f1), FW'(f0), op};
-  endfunction
-
   // mm: f0 vr_a, f1 ar0, f2 acc, f3 spad_w. `fixed`: every lane of every row is `value`.
   task automatic mm(input int ar0, input int acc, input int nr, input bit fixed = 1'b0,
                     input logic [AccW-1:0] value = '0);
     logic [AW-1:0] c;
-    prog[ni] = pack(tpu_pkg::OP_MM, $urandom % 64, ar0, acc, $urandom % 64, nr, nr);
+    prog[ni] = mk(tpu_pkg::OP_MM, $urandom % 64, ar0, acc, $urandom % 64, nr, nr);
     ni++;
     for (int r = 0; r < nr; r++) begin
       for (int l = 0; l < T; l++) c[l*AccW +: AccW] = fixed ? value : lane();
@@ -144,7 +126,7 @@ module tb_tpu_accu #(
 
   // vadd / vaddrelu: f0 ar_d, f1 ar_s1, f2 ar_s2; two steps a row.
   task automatic vadd(input int d, input int s1, input int s2, input int nr, input bit relu);
-    prog[ni] = pack(relu ? tpu_pkg::OP_VADDRELU : tpu_pkg::OP_VADD, d, s1, s2, 0, nr, 2 * nr);
+    prog[ni] = mk(relu ? tpu_pkg::OP_VADDRELU : tpu_pkg::OP_VADD, d, s1, s2, 0, nr, 2 * nr);
     ni++;
     for (int r = 0; r < nr; r++) begin
       logic [AW-1:0] x;
@@ -156,7 +138,7 @@ module tb_tpu_accu #(
 
   // vrelu: f0 ar_d, f1 ar_s.
   task automatic vrelu(input int d, input int s, input int nr);
-    prog[ni] = pack(tpu_pkg::OP_VRELU, d, s, 0, 0, nr, nr);
+    prog[ni] = mk(tpu_pkg::OP_VRELU, d, s, 0, 0, nr, nr);
     ni++;
     for (int r = 0; r < nr; r++) model[d + r] = relu_row(model[s + r]);
     nsteps += nr;
@@ -164,7 +146,7 @@ module tb_tpu_accu #(
 
   // mvout: f0 ar0, f1 dram_row0, f2 col_block.
   task automatic mvout(input int ar0, input int nr);
-    prog[ni] = pack(tpu_pkg::OP_MVOUT, ar0, $urandom % 64, $urandom % 4, 0, nr, nr);
+    prog[ni] = mk(tpu_pkg::OP_MVOUT, ar0, $urandom % 64, $urandom % 4, 0, nr, nr);
     ni++;
     for (int r = 0; r < nr; r++) begin
       outs[no] = sat_row(model[ar0 + r]);
@@ -249,23 +231,15 @@ module tb_tpu_accu #(
   endtask
 
   // ---------------------------------------------------------------------------
-  // Drivers and the sink.
+  // The sink.
   // ---------------------------------------------------------------------------
-  int ii, ci, oi;
-  `TB_DRIVE_INDEXED(p_instr, instr_valid, instr_ready, instr, ii, prog, lim_i[seg], (!gaps || ($urandom % 3 != 0)))
-  `TB_DRIVE_INDEXED(p_cw, cw_valid, cw_ready, cw_data, ci, cws, lim_c[seg], (!gaps || ($urandom % 3 != 0)))
+  int oi;
   logic          held_valid;
   logic [VW-1:0] held_data;
   always @(posedge clk) begin
     if (rst_n) begin
       `TB_HOLD("ac2sp", ac2sp_valid, ac2sp_ready, ac2sp_data, held_valid, held_data)
-      if (ac2sp_valid && ac2sp_ready) begin
-        if (oi >= no || ac2sp_data !== outs[oi]) begin
-          if (errors < 10) $display("FAIL: ac2sp row %0d is %h, expected %h", oi, ac2sp_data, outs[oi]);
-          errors++;
-        end
-        oi <= oi + 1;
-      end
+      `TB_EXPECT_INDEXED("ac2sp row", ac2sp_valid, ac2sp_ready, ac2sp_data, oi, outs, no)
       ac2sp_ready <= !gaps || ($urandom % 3 != 0);
     end
   end

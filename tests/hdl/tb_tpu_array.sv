@@ -34,34 +34,30 @@ module tb_tpu_array #(
   localparam int MaxW   = NMm * (T + 1);
   localparam int MaxA   = NMm * MaxRow;
 
-  logic          wcol_valid, wcol_ready, acol_valid, acol_ready, cw_valid, cw_ready, idle;
-  logic [VW-1:0] wcol_data, acol_data;
-  logic [AW-1:0] cw_data;
+  `TB_STREAM(wcol, VW)
+  `TB_STREAM(acol, VW)
+  `TB_STREAM(cw, AW)
+  logic              idle;
   logic [2*CntW-1:0] progress;
 
   tpu_array #(.T(T)) dut (
-    .clk_i       (clk),
-    .rst_ni      (rst_n),
-    .clear_i     (1'b0),
-    .wcol_valid_i(wcol_valid),
-    .wcol_ready_o(wcol_ready),
-    .wcol_data_i (wcol_data),
-    .acol_valid_i(acol_valid),
-    .acol_ready_o(acol_ready),
-    .acol_data_i (acol_data),
-    .cw_valid_o  (cw_valid),
-    .cw_ready_i  (cw_ready),
-    .cw_data_o   (cw_data),
-    .progress_o  (progress),
-    .idle_o      (idle)
+    `TB_UNIT_CLOCK,
+    `TB_STREAM_IN(wcol),
+    `TB_STREAM_IN(acol),
+    `TB_STREAM_OUT(cw),
+    `TB_UNIT_OUT
   );
 
-  // The streams and the expected results.
-  logic [VW-1:0] wstream [MaxW];
-  logic [VW-1:0] astream [MaxA];
+  // The streams, driven from arrays (a source keeps valid and data until
+  // the handshake), and the expected results.
+  int lim_w [1:3], lim_a [1:3];  // items before the end of each phase
+  int phase;
+  `TB_SOURCE(p_wcol, wcol_valid, wcol_ready, wcol_data, VW, wstream, MaxW, wi, lim_w[phase],
+             ((phase != 2) || ($urandom % 3 != 0)))
+  `TB_SOURCE(p_acol, acol_valid, acol_ready, acol_data, VW, astream, MaxA, ai, lim_a[phase],
+             ((phase != 2) || ($urandom % 4 != 0)))
   logic [AW-1:0] expect_q [MaxA];
   int nw, na, rows_total;
-  int lim_w [1:3], lim_a [1:3];  // items before the end of each phase
 
   function automatic logic [OpW-1:0] operand();
     int pick;
@@ -112,15 +108,8 @@ module tb_tpu_array #(
     rows_total += rows;
   endtask
 
-  // Drivers. A source keeps valid and data until the handshake.
-  int  wi, ai, oi, phase;
-  `TB_DRIVE_INDEXED(p_wcol, wcol_valid, wcol_ready, wcol_data, wi, wstream, lim_w[phase],
-                    ((phase != 2) || ($urandom % 3 != 0)))
-  `TB_DRIVE_INDEXED(p_acol, acol_valid, acol_ready, acol_data, ai, astream, lim_a[phase],
-                    ((phase != 2) || ($urandom % 4 != 0)))
-
   // Sink and checks.
-  int first_out, last_out;
+  int oi, first_out, last_out;
   logic          held_valid;
   logic [AW-1:0] held_data;
   always @(posedge clk) begin
@@ -130,15 +119,9 @@ module tb_tpu_array #(
         errors++;
       end
       `TB_HOLD("cw", cw_valid, cw_ready, cw_data, held_valid, held_data)
-      if (cw_valid && cw_ready) begin
-        if (cw_data !== expect_q[oi]) begin
-          if (errors < 10) $display("FAIL: result row %0d is %h, expected %h", oi, cw_data, expect_q[oi]);
-          errors++;
-        end
-        if (oi == 0) first_out <= cycle;
-        if (oi == lim_a[1] - 1) last_out <= cycle;
-        oi <= oi + 1;
-      end
+      `TB_EXPECT_INDEXED("result row", cw_valid, cw_ready, cw_data, oi, expect_q, na)
+      if (cw_valid && cw_ready && oi == 0) first_out <= cycle;
+      if (cw_valid && cw_ready && oi == lim_a[1] - 1) last_out <= cycle;
       cw_ready <= (phase == 1) || ((phase == 2) ? ($urandom % 3 != 0) : ($urandom % 4 == 0));
     end
   end

@@ -24,14 +24,10 @@ module tb_tpu_dma_ld #(
 );
   localparam int VW = 8 * T;
   localparam int RW = DMA_WORDS * VW;
-  localparam int Bytes = MAXDIM * MAXDIM;
-  localparam int WPR = MAXDIM / T;
-`include "tb_movers.svh"
+  localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_NOP;  // not dma_ld's
+`include "tb_dma.svh"
 
-  logic          rd_req_valid, rd_req_ready, rd_req_sel;
-  logic [31:0]   rd_req_addr;
-  logic          rd_rsp_valid, rd_rsp_ready;
-  logic [RW-1:0] rd_rsp_data;
+  `TB_DRAM_RD_SIGNALS
   `TB_STREAM(dma2sp, VW)
   `TB_STREAM(dma2vr, VW)
 
@@ -42,19 +38,9 @@ module tb_tpu_dma_ld #(
     .QD(QD)
   ) u_dut (
     `TB_UNIT_IN,
-    .dram_rd_req_valid_o(rd_req_valid),
-    .dram_rd_req_ready_i(rd_req_ready),
-    .dram_rd_req_sel_o(rd_req_sel),
-    .dram_rd_req_addr_o(rd_req_addr),
-    .dram_rd_rsp_valid_i(rd_rsp_valid),
-    .dram_rd_rsp_ready_o(rd_rsp_ready),
-    .dram_rd_rsp_data_i(rd_rsp_data),
-    .dma2sp_valid_o(dma2sp_valid),
-    .dma2sp_ready_i(dma2sp_ready),
-    .dma2sp_data_o(dma2sp_data),
-    .dma2vr_valid_o(dma2vr_valid),
-    .dma2vr_ready_i(dma2vr_ready),
-    .dma2vr_data_o(dma2vr_data),
+    `TB_DRAM_RD_PORTS,
+    `TB_STREAM_OUT(dma2sp),
+    `TB_STREAM_OUT(dma2vr),
     `TB_UNIT_OUT
   );
 
@@ -77,16 +63,9 @@ module tb_tpu_dma_ld #(
     steps_total += nr;
   endtask
 
-  task automatic random_program(input int n);
-    int nr;
-    for (int i = 0; i < n; i++) begin
-      if (rnd(10) == 0) begin
-        instr_q.push_back(mk(tpu_pkg::OP_NOP, 0, 0, 0, 0, 3, 3));  // not dma_ld's: ignored
-      end else begin
-        nr = 1 + rnd(MAXDIM < 20 ? MAXDIM : 20);
-        add_dma_ld(rnd(4), rnd(MAXDIM - nr + 1), rnd(WPR), nr);
-      end
-    end
+  // random_program's instruction: any mode, row and column block.
+  task automatic add_block(input int nr);
+    add_dma_ld(rnd(4), rnd(MAXDIM - nr + 1), rnd(WPR), nr);
   endtask
 
   // --- DRAM model -------------------------------------------------------------
@@ -95,16 +74,12 @@ module tb_tpu_dma_ld #(
   logic [RW+31:0] rsp_head;
   int            unanswered = 0;  // requests taken, response not yet accepted
   logic [RW-1:0] beat;
-  logic          req_hold;
-  logic [32:0]   req_held;
+  `TB_REQUESTS("dram_rd_req", rd_req, {rd_req_sel, rd_req_addr}, 1 + 32)
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      rd_req_ready <= 1'b0;
       rd_rsp_valid <= 1'b0;
       rd_rsp_data <= '0;
-      req_hold <= 1'b0;
     end else begin
-      `TB_HOLD("dram_rd_req", rd_req_valid, rd_req_ready, {rd_req_sel, rd_req_addr}, req_hold, req_held)
       if (rd_req_valid && rd_req_ready) begin
         if (rd_req_addr % (DMA_WORDS * T) != 0) begin
           $display("FAIL: read address %0d is not a multiple of DMA_WORDS*T", rd_req_addr);
@@ -123,30 +98,19 @@ module tb_tpu_dma_ld #(
         unanswered--;
       end
       `TB_RESPOND(rd_rsp_valid, rd_rsp_ready, rsp_q, rsp_head, rsp_head[RW +: 32], rd_rsp_data <= rsp_head[RW-1:0])
-      rd_req_ready <= rnd(100) >= bp;
     end
   end
 
   // --- Instructions and outputs -------------------------------------------------
   `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
 
-  logic          sp_hold, vr_hold;
-  logic [VW-1:0] sp_held, vr_held, item;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      dma2sp_ready <= 1'b0;
-      dma2vr_ready <= 1'b0;
-      sp_hold <= 1'b0;
-      vr_hold <= 1'b0;
-    end else begin
-      if (dma2sp_valid && dma2vr_valid) begin
-        $display("FAIL: rows on both channels at once");
-        errors++;
-      end
-      `TB_SINK("dma2sp", dma2sp_valid, dma2sp_ready, dma2sp_data, exp_sp, sp_hold, sp_held, item)
-      `TB_SINK("dma2vr", dma2vr_valid, dma2vr_ready, dma2vr_data, exp_vr, vr_hold, vr_held, item)
+  always @(posedge clk)
+    if (rst_n && dma2sp_valid && dma2vr_valid) begin
+      $display("FAIL: rows on both channels at once");
+      errors++;
     end
-  end
+  `TB_MONITOR(dma2sp, VW, exp_sp)
+  `TB_MONITOR(dma2vr, VW, exp_vr)
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
@@ -166,32 +130,19 @@ module tb_tpu_dma_ld #(
   endtask
 
   initial begin
-    longint cycles, lat;
-    int base_steps;
+    longint lat;
     for (int b = 0; b < Bytes; b++) begin
       mem_a[b] = 8'($random(seed));
       mem_b[b] = 8'($random(seed));
     end
     `TB_RESET(3)
 
-    gap = 30;
-    bp = 40;
-    random_program(120);
-    wait_done("random program");
-
-    gap = 0;
-    bp = 0;
-    base_steps = steps_total;
+    random_phase(120);
     for (int i = 0; i < 8; i++) add_dma_ld(i % 4, 0, i % WPR, 16);
-    measure(base_steps + 128, cycles);
-    wait_done("burst");
-    $display("THROUGHPUT dma_ld (Latency=%0d, QD=%0d, DMA_WORDS=%0d): %0d rows in %0d cycles", Latency, QD,
-             DMA_WORDS, 128, cycles);
+    throughput("burst", $sformatf("dma_ld (Latency=%0d, QD=%0d, DMA_WORDS=%0d)", Latency, QD, DMA_WORDS), 128, "rows");
 
     add_dma_ld(2, 1, 0, 1);
-    `TB_INSTR_HANDSHAKE(lat)
-    while (!dma2vr_valid) @(posedge clk);
-    lat = cycle - lat;
+    `TB_LATENCY(lat, dma2vr_valid)
     wait_done("latency");
     $display("LATENCY dma_ld: instruction handshake to first row out %0d cycles at Latency=%0d", lat, Latency);
 

@@ -22,17 +22,12 @@ module tb_tpu_dma_st #(
   parameter int Seed = 4
 );
   localparam int VW = 8 * T;
-  localparam int Bytes = MAXDIM * MAXDIM;
-  localparam int WPR = MAXDIM / T;
   localparam int WW = CBeat * VW;
-`include "tb_movers.svh"
+  localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_VRELU;  // not dma_st's
+`include "tb_dma.svh"
 
   `TB_STREAM(ac2sp, VW)
-  logic          wr_req_valid, wr_req_ready;
-  logic [31:0]   wr_req_addr;
-  logic [CBeat*VW-1:0] wr_req_data;
-  logic [CBeat*T-1:0]  wr_req_strb;
-  logic          wr_rsp_valid, wr_rsp_ready;
+  `TB_DRAM_WR_SIGNALS
 
   tpu_dma_st #(
     .T(T),
@@ -40,16 +35,8 @@ module tb_tpu_dma_st #(
     .CBeat(CBeat)
   ) u_dut (
     `TB_UNIT_IN,
-    .ac2sp_valid_i(ac2sp_valid),
-    .ac2sp_ready_o(ac2sp_ready),
-    .ac2sp_data_i(ac2sp_data),
-    .dram_wr_req_valid_o(wr_req_valid),
-    .dram_wr_req_ready_i(wr_req_ready),
-    .dram_wr_req_addr_o(wr_req_addr),
-    .dram_wr_req_data_o(wr_req_data),
-    .dram_wr_req_strb_o(wr_req_strb),
-    .dram_wr_rsp_valid_i(wr_rsp_valid),
-    .dram_wr_rsp_ready_o(wr_rsp_ready),
+    `TB_STREAM_IN(ac2sp),
+    `TB_DRAM_WR_PORTS,
     `TB_UNIT_OUT
   );
 
@@ -70,33 +57,21 @@ module tb_tpu_dma_st #(
     steps_total += nr;
   endtask
 
-  task automatic random_program(input int n);
-    int nr;
-    for (int i = 0; i < n; i++) begin
-      if (rnd(10) == 0) begin
-        instr_q.push_back(mk(tpu_pkg::OP_VRELU, 0, 0, 0, 0, 3, 3));  // not dma_st's: ignored
-      end else begin
-        nr = 1 + rnd(MAXDIM < 20 ? MAXDIM : 20);
-        add_mvout(rnd(MAXDIM - nr + 1), rnd(WPR), nr);
-      end
-    end
+  // random_program's instruction: any row and column block.
+  task automatic add_block(input int nr);
+    add_mvout(rnd(MAXDIM - nr + 1), rnd(WPR), nr);
   endtask
 
   // --- DRAM model -------------------------------------------------------------
   logic [31:0] ack_q[$];  // cycle each acknowledgement may be presented
   logic [31:0] ack_head;
   int          acked = 0;  // acknowledgements accepted by the unit
-  logic        req_hold;
-  logic [32+CBeat*(VW+T)-1:0] req_held;
   int          slot;
+  `TB_REQUESTS("dram_wr_req", wr_req, {wr_req_addr, wr_req_data, wr_req_strb}, 32 + WW + WW / 8)
   always @(posedge clk or negedge rst_n) begin
     if (!rst_n) begin
-      wr_req_ready <= 1'b0;
       wr_rsp_valid <= 1'b0;
-      req_hold <= 1'b0;
     end else begin
-      `TB_HOLD("dram_wr_req", wr_req_valid, wr_req_ready, {wr_req_addr, wr_req_data, wr_req_strb}, req_hold,
-               req_held)
       if (wr_req_valid && wr_req_ready) begin
         slot = -1;
         for (int s = 0; s < CBeat; s++)
@@ -115,7 +90,6 @@ module tb_tpu_dma_st #(
         acked++;
       end
       `TB_RESPOND(wr_rsp_valid, wr_rsp_ready, ack_q, ack_head, ack_head, )
-      wr_req_ready <= rnd(100) >= bp;
       if (int'(progress) > acked) begin
         $display("FAIL: progress %0d counts writes not yet acknowledged (%0d)", progress, acked);
         errors++;
@@ -124,17 +98,8 @@ module tb_tpu_dma_st #(
   end
 
   // --- Instructions and rows --------------------------------------------------
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      instr_valid <= 1'b0;
-      instr <= '0;
-      ac2sp_valid <= 1'b0;
-      ac2sp_data <= '0;
-    end else begin
-      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
-      `TB_DRIVE(ac2sp_valid, ac2sp_ready, ac2sp_data, ac2sp_q)
-    end
-  end
+  `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
+  `TB_DRIVER(ac2sp_valid, ac2sp_ready, ac2sp_data, ac2sp_q)
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
@@ -157,31 +122,19 @@ module tb_tpu_dma_st #(
   endtask
 
   initial begin
-    longint cycles, lat;
-    int base_steps;
+    longint lat;
     for (int b = 0; b < Bytes; b++) begin
       mem_c[b] = 8'($random(seed));
       ref_c[b] = mem_c[b];
     end
     `TB_RESET(3)
 
-    gap = 30;
-    bp = 40;
-    random_program(100);
-    wait_done("random program");
-
-    gap = 0;
-    bp = 0;
-    base_steps = steps_total;
+    random_phase(100);
     for (int i = 0; i < 8; i++) add_mvout(0, i % WPR, 16);
-    measure(base_steps + 128, cycles);
-    wait_done("burst");
-    $display("THROUGHPUT dma_st (Latency=%0d): %0d rows acknowledged in %0d cycles", Latency, 128, cycles);
+    throughput("burst", $sformatf("dma_st (Latency=%0d)", Latency), 128, "rows acknowledged");
 
     add_mvout(1, 0, 1);
-    `TB_INSTR_HANDSHAKE(lat)
-    while (!wr_req_valid) @(posedge clk);
-    lat = cycle - lat;
+    `TB_LATENCY(lat, wr_req_valid)
     wait_done("latency");
     $display("LATENCY dma_st: instruction handshake to the write request %0d cycles (row waiting)", lat);
 

@@ -28,7 +28,8 @@ module tb_tpu_spm #(
   parameter int Seed = 1
 );
   localparam int VW = 8 * T;
-`include "tb_movers.svh"
+  localparam int Rows = SPAD_ROWS;
+`include "tb_rows.svh"
 
   `TB_STREAM(dma2sp, VW)
   `TB_STREAM(sp2vr, VW)
@@ -40,15 +41,9 @@ module tb_tpu_spm #(
     .QD(QD)
   ) u_dut (
     `TB_UNIT_IN,
-    .dma2sp_valid_i(dma2sp_valid),
-    .dma2sp_ready_o(dma2sp_ready),
-    .dma2sp_data_i(dma2sp_data),
-    .sp2vr_valid_o(sp2vr_valid),
-    .sp2vr_ready_i(sp2vr_ready),
-    .sp2vr_data_o(sp2vr_data),
-    .wcol_valid_o(wcol_valid),
-    .wcol_ready_i(wcol_ready),
-    .wcol_data_o(wcol_data),
+    `TB_STREAM_IN(dma2sp),
+    `TB_STREAM_OUT(sp2vr),
+    `TB_STREAM_OUT(wcol),
     `TB_UNIT_OUT
   );
 
@@ -56,20 +51,15 @@ module tb_tpu_spm #(
   logic [VW-1:0] dma2sp_q[$];
   logic [VW-1:0] exp_sp2vr[$];
   logic [VW-1:0] exp_wcol[$];
-  logic [VW-1:0] shadow[SPAD_ROWS];
-  int last_row0 = 0, last_nr = 1;
+
+  // tb_rows.svh's written rows: all on dma2sp.
+  task automatic push_row(input int src, input logic [VW-1:0] row);
+    dma2sp_q.push_back(row);
+  endtask
 
   task automatic add_dma_ld(input int dst, input int nr);
-    logic [VW-1:0] row;
     instr_q.push_back(mk(tpu_pkg::OP_DMA_LD, rnd(2), rnd(T), rnd(4), dst, nr, nr));  // mode 0 or 1: to spad
-    for (int r = 0; r < nr; r++) begin
-      row = rnd_row();
-      dma2sp_q.push_back(row);
-      shadow[dst + r] = row;
-    end
-    steps_total += nr;
-    last_row0 = dst;
-    last_nr = nr;
+    write_rows(0, dst, nr);
   endtask
 
   task automatic add_vld(input int src, input int nr);
@@ -84,15 +74,6 @@ module tb_tpu_spm #(
     for (int r = 0; r < T; r++) exp_wcol.push_back(shadow[w + r]);
     steps_total += T + 1;
   endtask
-
-  // A source row range: often the rows the last dma_ld wrote.
-  function automatic int pick_src(input int nr);
-    int s;
-    if (rnd(3) == 0 && last_row0 + nr <= SPAD_ROWS) s = last_row0 + rnd(last_nr);
-    else s = rnd(SPAD_ROWS - nr + 1);
-    if (s + nr > SPAD_ROWS) s = SPAD_ROWS - nr;
-    pick_src = s;
-  endfunction
 
   task automatic random_program(input int n);
     int nr;
@@ -120,32 +101,23 @@ module tb_tpu_spm #(
   `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
 
   logic hold_dma = 1'b0;  // present no new dma2sp row
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      dma2sp_valid <= 1'b0;
-      dma2sp_data <= '0;
-    end else if (hold_dma) begin
-      if (dma2sp_valid && dma2sp_ready) dma2sp_valid <= 1'b0;
-    end else begin
-      `TB_DRIVE(dma2sp_valid, dma2sp_ready, dma2sp_data, dma2sp_q)
-    end
-  end
-
-  logic          sp2vr_hold, wcol_hold;
-  logic [VW-1:0] sp2vr_held, wcol_held, item;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      sp2vr_ready <= 1'b0;
-      wcol_ready <= 1'b0;
-      sp2vr_hold <= 1'b0;
-      wcol_hold <= 1'b0;
-    end else begin
-      `TB_SINK("sp2vr", sp2vr_valid, sp2vr_ready, sp2vr_data, exp_sp2vr, sp2vr_hold, sp2vr_held, item)
-      `TB_SINK("wcol", wcol_valid, wcol_ready, wcol_data, exp_wcol, wcol_hold, wcol_held, item)
-    end
-  end
+  `TB_DRIVER_HELD(dma2sp_valid, dma2sp_ready, dma2sp_data, dma2sp_q, hold_dma)
+  `TB_MONITOR(sp2vr, VW, exp_sp2vr)
+  `TB_MONITOR(wcol, VW, exp_wcol)
 
   // --- Phases -----------------------------------------------------------------
+  // Phase 3's cases A and B: with dma2sp held back, a dma_ld of nr rows at
+  // dst, then a vld of vnr rows at src and an mm of the weight rows at w
+  // (mnr activation rows); base = the steps before them.
+  task automatic held_write_then_reads(input int dst, input int nr, input int src, input int vnr, input int w,
+                                       input int mnr, output int base);
+    hold_dma = 1'b1;
+    base = steps_total;
+    add_dma_ld(dst, nr);
+    add_vld(src, vnr);
+    add_mm(w, mnr);
+  endtask
+
   task automatic wait_done(input string what);
     longint limit;
     `TB_SETTLE(instr_q.size() > 0 || instr_valid || exp_sp2vr.size() > 0 || exp_wcol.size() > 0 || !idle ||
@@ -173,79 +145,41 @@ module tb_tpu_spm #(
     end
   endtask
 
-  // Cycles from an instruction's handshake to its first output item.
-  task automatic latency(input logic is_mm, output longint cycles);
-    longint start;
-    `TB_INSTR_HANDSHAKE(start)
-    while (!(is_mm ? wcol_valid : sp2vr_valid)) @(posedge clk);
-    cycles = cycle - start;
-  endtask
-
   initial begin
-    longint cycles, lat_vld, lat_mm;
+    longint lat_vld, lat_mm;
     int base_steps;
-    for (int r = 0; r < SPAD_ROWS; r++) shadow[r] = '0;
     `TB_RESET(3)
 
     // Phase 1: fill spad, then a random program under gaps and backpressure.
-    gap = 30;
-    bp = 40;
     for (int r = 0; r < SPAD_ROWS; r += 32) add_dma_ld(r, (SPAD_ROWS - r < 32) ? SPAD_ROWS - r : 32);
-    random_program(150);
-    wait_done("random program");
+    random_phase(150);
 
     // Phase 2: full speed, no gaps and no backpressure.
-    gap = 0;
-    bp = 0;
-    base_steps = steps_total;
     for (int i = 0; i < 4; i++) add_dma_ld(8 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("dma_ld burst");
-    $display("THROUGHPUT spm dma_ld (writes): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("dma_ld burst", "spm dma_ld (writes)", 64, "rows");
     for (int i = 0; i < 4; i++) add_vld(4 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("vld burst");
-    $display("THROUGHPUT spm vld (reads): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("vld burst", "spm vld (reads)", 64, "rows");
     for (int i = 0; i < 8; i++) add_mm(T * i % (SPAD_ROWS - T), 16);
-    measure(base_steps + 8 * (T + 1), cycles);
-    wait_done("mm burst");
-    $display("THROUGHPUT spm mm (header + T rows each): %0d items in %0d cycles", 8 * (T + 1), cycles);
-
-    base_steps = steps_total;
+    throughput("mm burst", "spm mm (header + T rows each)", 8 * (T + 1), "items");
     for (int i = 0; i < 4; i++) begin
       add_dma_ld(0, 8);
       add_vld(0, 8);
       add_mm(0, 8);
     end
-    measure(base_steps + 4 * (16 + T + 1), cycles);
-    wait_done("mixed burst");
-    $display("THROUGHPUT spm dma_ld/vld/mm mix: %0d steps in %0d cycles", 4 * (16 + T + 1), cycles);
+    throughput("mixed burst", "spm dma_ld/vld/mm mix", 4 * (16 + T + 1), "steps");
 
     // Phase 3: ordering between the engines (rows 0..7 written first).
-    base_steps = steps_total;
     add_dma_ld(0, 8);
     wait_done("ordering setup");
     // A: vld and mm of rows 0.. overtake a later dma_ld of rows 32..47 whose
     // rows are held back.
-    hold_dma = 1'b1;
-    base_steps = steps_total;
-    add_dma_ld(32, 16);
-    add_vld(0, 8);
-    add_mm(4, 3);
+    held_write_then_reads(32, 16, 0, 8, 4, 3, base_steps);
     wait_outputs("overtake", 300);
     expect_progress("overtake: reads done, the write not started", base_steps + 8 + T + 1);
     hold_dma = 1'b0;
     wait_done("overtake");
     // B: a read waits for an earlier write of overlapping rows.
-    hold_dma = 1'b1;
-    base_steps = steps_total;
-    add_dma_ld(40, 8);
-    add_vld(44, 4);
-    add_mm(46, 2);
+    held_write_then_reads(40, 8, 44, 4, 46, 2, base_steps);
     repeat (40) @(posedge clk);
     expect_progress("read after write: nothing moves", base_steps);
     if (sp2vr_valid || wcol_valid || exp_sp2vr.size() != 4) begin
@@ -256,23 +190,19 @@ module tb_tpu_spm #(
     wait_done("read after write");
     // C: a write waits for an earlier read of overlapping rows (held by
     // backpressure); a write of other rows before it proceeds.
-    bp = 100;
-    base_steps = steps_total;
+    stall_outputs(base_steps);
     add_vld(48, 8);
     add_mm(56, 1);
     add_dma_ld(8, 4);
     add_dma_ld(50, 4);
     add_dma_ld(58, 2);
-    repeat (40) @(posedge clk);
-    expect_progress("write after read: only the disjoint write", base_steps + 4);
-    bp = 0;
-    wait_done("write after read");
+    only_disjoint_write(base_steps, 4);
 
     add_vld(5, 1);
-    latency(1'b0, lat_vld);
+    `TB_LATENCY(lat_vld, sp2vr_valid)
     wait_done("vld latency");
     add_mm(5, 1);
-    latency(1'b1, lat_mm);
+    `TB_LATENCY(lat_mm, wcol_valid)
     wait_done("mm latency");
     $display("LATENCY spm: instruction handshake to first sp2vr row %0d cycles, to the wcol header %0d cycles",
              lat_vld, lat_mm);

@@ -24,7 +24,8 @@ module tb_tpu_vru #(
   parameter int Seed = 2
 );
   localparam int VW = 8 * T;
-`include "tb_movers.svh"
+  localparam int Rows = NVR;
+`include "tb_rows.svh"
 
   `TB_STREAM(dma2vr, VW)
   `TB_STREAM(sp2vr, VW)
@@ -36,15 +37,9 @@ module tb_tpu_vru #(
     .QD(QD)
   ) u_dut (
     `TB_UNIT_IN,
-    .dma2vr_valid_i(dma2vr_valid),
-    .dma2vr_ready_o(dma2vr_ready),
-    .dma2vr_data_i(dma2vr_data),
-    .sp2vr_valid_i(sp2vr_valid),
-    .sp2vr_ready_o(sp2vr_ready),
-    .sp2vr_data_i(sp2vr_data),
-    .acol_valid_o(acol_valid),
-    .acol_ready_i(acol_ready),
-    .acol_data_o(acol_data),
+    `TB_STREAM_IN(dma2vr),
+    `TB_STREAM_IN(sp2vr),
+    `TB_STREAM_OUT(acol),
     `TB_UNIT_OUT
   );
 
@@ -52,23 +47,18 @@ module tb_tpu_vru #(
   logic [VW-1:0] dma2vr_q[$];
   logic [VW-1:0] sp2vr_q[$];
   logic [VW-1:0] exp_acol[$];
-  logic [VW-1:0] shadow[NVR];
-  int last_row0 = 0, last_nr = 1;
+
+  // tb_rows.svh's written rows: src 1 on sp2vr, 0 on dma2vr.
+  task automatic push_row(input int src, input logic [VW-1:0] row);
+    if (src == 1) sp2vr_q.push_back(row);
+    else dma2vr_q.push_back(row);
+  endtask
 
   // A write of nr rows at dst: from dma2vr (dma_ld, mode 2 or 3) or sp2vr (vld).
   task automatic add_write(input logic from_spm, input int dst, input int nr);
-    logic [VW-1:0] row;
     if (from_spm) instr_q.push_back(mk(tpu_pkg::OP_VLD, dst, rnd(NVR), 0, 0, nr, nr));
     else instr_q.push_back(mk(tpu_pkg::OP_DMA_LD, 2 + rnd(2), rnd(T), rnd(4), dst, nr, nr));
-    for (int r = 0; r < nr; r++) begin
-      row = rnd_row();
-      if (from_spm) sp2vr_q.push_back(row);
-      else dma2vr_q.push_back(row);
-      shadow[dst + r] = row;
-    end
-    steps_total += nr;
-    last_row0 = dst;
-    last_nr = nr;
+    write_rows(from_spm, dst, nr);
   endtask
 
   task automatic add_mm(input int src, input int nr);
@@ -76,14 +66,6 @@ module tb_tpu_vru #(
     for (int r = 0; r < nr; r++) exp_acol.push_back(shadow[src + r]);
     steps_total += nr;
   endtask
-
-  function automatic int pick_src(input int nr);
-    int s;
-    if (rnd(3) == 0) s = last_row0 + rnd(last_nr);
-    else s = rnd(NVR - nr + 1);
-    if (s + nr > NVR) s = NVR - nr;
-    pick_src = s;
-  endfunction
 
   task automatic random_program(input int n);
     int nr;
@@ -108,36 +90,10 @@ module tb_tpu_vru #(
 
   // --- Drivers and monitors -------------------------------------------------
   logic hold_in = 1'b0;  // present no new dma2vr or sp2vr row
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      instr_valid <= 1'b0;
-      instr <= '0;
-      dma2vr_valid <= 1'b0;
-      dma2vr_data <= '0;
-      sp2vr_valid <= 1'b0;
-      sp2vr_data <= '0;
-    end else begin
-      `TB_DRIVE(instr_valid, instr_ready, instr, instr_q)
-      if (hold_in) begin
-        if (dma2vr_valid && dma2vr_ready) dma2vr_valid <= 1'b0;
-        if (sp2vr_valid && sp2vr_ready) sp2vr_valid <= 1'b0;
-      end else begin
-        `TB_DRIVE(dma2vr_valid, dma2vr_ready, dma2vr_data, dma2vr_q)
-        `TB_DRIVE(sp2vr_valid, sp2vr_ready, sp2vr_data, sp2vr_q)
-      end
-    end
-  end
-
-  logic          acol_hold;
-  logic [VW-1:0] acol_held, item;
-  always @(posedge clk or negedge rst_n) begin
-    if (!rst_n) begin
-      acol_ready <= 1'b0;
-      acol_hold <= 1'b0;
-    end else begin
-      `TB_SINK("acol", acol_valid, acol_ready, acol_data, exp_acol, acol_hold, acol_held, item)
-    end
-  end
+  `TB_DRIVER(instr_valid, instr_ready, instr, instr_q)
+  `TB_DRIVER_HELD(dma2vr_valid, dma2vr_ready, dma2vr_data, dma2vr_q, hold_in)
+  `TB_DRIVER_HELD(sp2vr_valid, sp2vr_ready, sp2vr_data, sp2vr_q, hold_in)
+  `TB_MONITOR(acol, VW, exp_acol)
 
   // --- Phases -----------------------------------------------------------------
   task automatic wait_done(input string what);
@@ -153,39 +109,22 @@ module tb_tpu_vru #(
   endtask
 
   initial begin
-    longint cycles, lat;
+    longint lat;
     int base_steps;
-    for (int r = 0; r < NVR; r++) shadow[r] = '0;
     `TB_RESET(3)
 
-    gap = 30;
-    bp = 40;
     for (int r = 0; r < NVR; r += 32) add_write(r % 64 == 0, r, (NVR - r < 32) ? NVR - r : 32);
-    random_program(150);
-    wait_done("random program");
+    random_phase(150);
 
-    gap = 0;
-    bp = 0;
-    base_steps = steps_total;
     for (int i = 0; i < 4; i++) add_write(i % 2, 8 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("write burst");
-    $display("THROUGHPUT vru dma_ld/vld (writes): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("write burst", "vru dma_ld/vld (writes)", 64, "rows");
     for (int i = 0; i < 4; i++) add_mm(4 * i, 16);
-    measure(base_steps + 64, cycles);
-    wait_done("mm burst");
-    $display("THROUGHPUT vru mm (reads): %0d rows in %0d cycles", 64, cycles);
-
-    base_steps = steps_total;
+    throughput("mm burst", "vru mm (reads)", 64, "rows");
     for (int i = 0; i < 4; i++) begin
       add_write(i % 2, 0, 8);
       add_mm(0, 8);
     end
-    measure(base_steps + 64, cycles);
-    wait_done("mixed burst");
-    $display("THROUGHPUT vru write/mm mix: %0d rows in %0d cycles", 64, cycles);
+    throughput("mixed burst", "vru write/mm mix", 64, "rows");
 
     // Ordering between the engines. A: an mm of rows written earlier
     // overtakes later writes of other rows whose input is held back.
@@ -215,20 +154,14 @@ module tb_tpu_vru #(
     wait_done("read after write");
     // C: a write waits for an earlier mm of overlapping rows (held by
     // backpressure); a write of other rows before it proceeds.
-    bp = 100;
-    base_steps = steps_total;
+    stall_outputs(base_steps);
     add_mm(48, 8);
     add_write(1'b0, 8, 4);
     add_write(1'b1, 52, 4);
-    repeat (40) @(posedge clk);
-    expect_progress("write after read: only the disjoint write", base_steps + 4);
-    bp = 0;
-    wait_done("write after read");
+    only_disjoint_write(base_steps, 4);
 
     add_mm(3, 1);
-    `TB_INSTR_HANDSHAKE(lat)
-    while (!acol_valid) @(posedge clk);
-    lat = cycle - lat;
+    `TB_LATENCY(lat, acol_valid)
     wait_done("mm latency");
     $display("LATENCY vru: instruction handshake to first acol row %0d cycles", lat);
 
