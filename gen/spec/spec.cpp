@@ -96,6 +96,11 @@ const FaultCode* Spec::fault(std::string_view n) const {
   return nullptr;
 }
 
+const Interface& Spec::interface(std::string_view n) const {
+  if (const Interface* i = find_named(interfaces, n)) return *i;
+  throw Error("spec.unknown_interface", fmt::format("the spec has no interface '{}'", n));
+}
+
 std::vector<const Action*> Spec::actions_of(std::string_view op) const {
   std::vector<const Action*> out;
   for (const auto& a : actions)
@@ -206,6 +211,7 @@ class Loader {
     numerics(top.node("numerics"));
     program_limits(top.node("program_limits"));
     faults(top.node("faults"));
+    for (const auto& n : top.seq("interfaces")) interface(n);
     top.finish();
     validate();
     return std::move(spec_);
@@ -701,6 +707,28 @@ class Loader {
     m.finish();
   }
 
+  /// interfaces: each a name, a role and ports whose names end in _i or _o,
+  /// unique over every interface.
+  void interface(const YAML::Node& n) {
+    YamlMap m(n, file_, "an interface");
+    Interface itf{m.str("name"), m.str("role"), {}};
+    for (const auto& pn : m.seq("ports")) {
+      YamlMap pm(pn, file_, "an interface port");
+      InterfacePort p{pm.str("name"), pm.str_or("bits", "1"), pm.str("role")};
+      if (!p.name.ends_with("_i") && !p.name.ends_with("_o"))
+        fail("spec.bad_value", fmt::format("port {} of interface {}: a port's name ends in _i or _o", p.name, itf.name),
+             pm.loc("name"));
+      if (!port_names_.insert(p.name).second)
+        fail("spec.duplicate_name", fmt::format("port {} is in two interfaces", p.name), pm.loc("name"));
+      pm.finish();
+      itf.ports.push_back(std::move(p));
+    }
+    if (find_named(spec_.interfaces, itf.name))
+      fail("spec.duplicate_name", fmt::format("interface {} is defined twice", itf.name), m.loc("name"));
+    m.finish();
+    spec_.interfaces.push_back(std::move(itf));
+  }
+
   // -------------------------------------------------------------------------
   // Whole-model validation
   // -------------------------------------------------------------------------
@@ -778,6 +806,7 @@ class Loader {
   std::vector<std::pair<std::string, SourceLoc>> pending_states_;
   std::vector<ActionExpr> action_exprs_;
   std::vector<std::pair<Expr, SourceLoc>> expr_locs_;
+  std::set<std::string> port_names_;  ///< every interface port, for uniqueness
   std::vector<std::pair<Expr, SourceLoc>> limit_exprs_;
   std::map<std::string, SourceLoc> locs_;
   std::set<std::string> known_;

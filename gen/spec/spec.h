@@ -209,6 +209,24 @@ struct FaultCode {
   std::string meaning;  ///< what raised it
 };
 
+/// One port of a core interface. Its direction is its name's suffix (_i in,
+/// _o out); `bits` is its width as SystemVerilog over tpu_pkg and the
+/// module's parameters ("1" for one bit).
+struct InterfacePort {
+  std::string name;
+  std::string bits;
+  std::string role;
+  [[nodiscard]] bool input() const { return name.ends_with("_i"); }
+};
+
+/// One interface of the core (spec: interfaces): the ports tpu_top has for
+/// it and the sequencer or unit that owns it passes on.
+struct Interface {
+  std::string name;
+  std::string role;
+  std::vector<InterfacePort> ports;
+};
+
 /// The whole, validated ISA.
 struct Spec {
   std::string name;
@@ -247,6 +265,7 @@ struct Spec {
   int fault_unit_width = 0;      ///< bits of fault_unit_o (a unit's index in `units`)
   std::vector<FaultCode> faults;  ///< in code order; faults[0] is NONE, code 0
   std::string split_operand_load;
+  std::vector<Interface> interfaces;  ///< the core's ports, by interface
 
   // Lookups. The pointer forms return nullptr when absent; the reference
   // forms throw tpugen::Error("spec.unknown_*").
@@ -262,6 +281,7 @@ struct Spec {
   [[nodiscard]] const Parameter* parameter(std::string_view name) const;
   [[nodiscard]] std::int64_t isa_constant(std::string_view name) const;
   [[nodiscard]] const FaultCode* fault(std::string_view name) const;
+  [[nodiscard]] const Interface& interface(std::string_view name) const;
   /// The actions of one opcode, in table order.
   [[nodiscard]] std::vector<const Action*> actions_of(std::string_view opcode) const;
   /// The names the loader provides to expressions: fields.<f>.usable_max,

@@ -190,7 +190,7 @@ std::string module_comment(const RtlContext& ctx, const LdPlan& plan) {
 std::string ports(const RtlContext& ctx, const LdPlan& plan) {
   std::vector<PortDecl> ps = head_ports();
   ps.push_back({"", "", "", "DRAM reads"});
-  const std::vector<PortDecl> dram = dram_rd_ports();
+  const std::vector<PortDecl> dram = interface_ports(ctx.spec(), "dram_rd");
   ps.insert(ps.end(), dram.begin(), dram.end());
   for (const auto& r : plan.routes) {
     auto ch = channel_ports(ctx.channel(r), false, "logic [VW-1:0]");
@@ -235,7 +235,7 @@ std::string decode(const RtlContext& ctx, const LdPlan& plan, const std::vector<
   return render_decode(fields, arms);
 }
 
-std::string body(const LdPlan& plan) {
+std::string body(const RtlContext& ctx, const LdPlan& plan) {
   std::string o;
   o += "  // Requests, their tags and the rows (u_rd, the hand-written tpu_dma_rd).\n"
        "  tpu_dma_rd #(\n"
@@ -252,7 +252,7 @@ std::string body(const LdPlan& plan) {
        "    .route_i    (cur_route_q),\n"
        "    .word_i     (cur_word_q),\n"
        "    .step_o     (step),\n" +
-       connect_by_name(dram_rd_ports()) +
+       connect_by_name(interface_ports(ctx.spec(), "dram_rd")) +
        "    .out_valid_o(out_valid),\n"
        "    .out_ready_i(out_take),\n"
        "    .out_route_o(out_route),\n"
@@ -307,7 +307,7 @@ std::string emit_tpu_dma_ld(const RtlContext& ctx) {
        "  logic [VW-1:0]     out_row;\n\n";
   o += decode(ctx, plan, fields) + "\n";
   o += render_skeleton_logic(fields) + "\n";
-  o += body(plan) + "\n";
+  o += body(ctx, plan) + "\n";
   o += render_progress({"out_pop"}) + "\n";
   o += "  assign idle_o = !cur_valid_q && rd_idle;\n";
   o += "\nendmodule\n";

@@ -110,7 +110,7 @@ std::string ports(const RtlContext& ctx, const StPlan& plan) {
   auto ch = channel_ports(ctx.channel(plan.port), true, "logic [VW-1:0]");
   ps.insert(ps.end(), ch.begin(), ch.end());
   ps.push_back({"", "", "", fmt::format("DRAM writes to {}", plan.mem->name)});
-  const std::vector<PortDecl> dram = dram_wr_ports();
+  const std::vector<PortDecl> dram = interface_ports(ctx.spec(), "dram_wr");
   ps.insert(ps.end(), dram.begin(), dram.end());
   auto tail = tail_ports(progress_const(ctx, kUnit));
   ps.insert(ps.end(), tail.begin(), tail.end());
@@ -168,7 +168,7 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
       "    .ack_o  (ack),\n"
       "    .idle_o (wr_idle)\n"
       "  );\n\n",
-      in, connect_by_name(dram_wr_ports()));
+      in, connect_by_name(interface_ports(ctx.spec(), "dram_wr")));
   o += render_skeleton_logic(fields) + "\n";
   o += render_progress({"ack"}) + "\n";
   o += "  assign idle_o = !cur_valid_q && wr_idle;\n";

@@ -228,21 +228,14 @@ std::string ports(const RtlContext& ctx, const SeqPlan& plan) {
 )",
                               ctx.param("T"), ctx.param("IMEM_SIZE"), ctx.options().imem_beat_words,
                               ctx.options().watchdog_cycles);
-  std::vector<PortDecl> ps = {
-      {"input", "logic", "clk_i", "clock"},
-      {"input", "logic", "rst_ni", "asynchronous reset, active low"},
-      {"", "", "", "Run control and status."},
-      {"input", "logic", "start_i", "one-cycle pulse, ignored while busy"},
-      {"output", "logic", "clear_o", "a start was taken: units clear progress"},
-      {"output", "logic", "busy_o", ""},
-      {"output", "logic", "done_o", "held until the next start"},
-      {"output", "logic [tpu_pkg::FAULT_W-1:0]", "fault_o", "tpu_pkg::FAULT_*"},
-      {"output", "logic [tpu_pkg::FAULT_PC_W-1:0]", "fault_pc_o", "static instruction index"},
-      {"output", "logic [tpu_pkg::UNIT_W-1:0]", "fault_unit_o", "tpu_pkg::UNIT_*"},
-      {"output", "logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0]", "header_o", "header words as fetched"},
-      {"output", "logic [31:0]", "cycles_o", "cycles of the last run"},
-      {"", "", "", "imem: beat requests (word index of the beat), responses in order."}};
-  for (const PortDecl& p : imem_ports()) ps.push_back(p);
+  std::vector<PortDecl> ps = {{"input", "logic", "clk_i", "clock"},
+                              {"input", "logic", "rst_ni", "asynchronous reset, active low"},
+                              {"", "", "", "Run control and status."},
+                              {"output", "logic", "clear_o", "a start was taken: units clear progress"}};
+  for (const char* itf : {"status", "imem"}) {
+    if (std::string_view(itf) == "imem") ps.push_back({"", "", "", fmt::format("imem: {}", ctx.spec().interface(itf).role)});
+    for (const PortDecl& p : interface_ports(ctx.spec(), itf)) ps.push_back(p);
+  }
   for (const auto& u : plan.units) {
     ps.push_back({"", "", "", fmt::format("Dispatch to {} (tpu_pkg::instr_t, flat).", u.name)});
     ps.push_back({"output", "logic", u.name + "_instr_valid_o", ""});
@@ -299,7 +292,7 @@ std::string declarations(const SeqPlan& plan) {
   return o;
 }
 
-std::string fetch_section() {
+std::string fetch_section(const Spec& spec) {
   // The fetch is hand-written (rtl/core/tpu_seq_fetch.sv); what the spec
   // decides is where the header holds the instruction count.
   std::string o = R"(
@@ -324,7 +317,7 @@ std::string fetch_section() {
     .rst_ni,
     .start_i         (start_fire),
     .busy_i          (busy),
-)" + connect_by_name(imem_ports()) + R"(    .count_known_o   (count_known),
+)" + connect_by_name(interface_ports(spec, "imem")) + R"(    .count_known_o   (count_known),
     .hdr_known_o     (hdr_known),
     .n_instr_o       (n_instr),
     .hdr_words_o     (hdr_words),
@@ -633,7 +626,7 @@ std::string emit_tpu_sequencer(const RtlContext& ctx) {
   o += module_comment(plan);
   o += ports(ctx, plan);
   o += declarations(plan);
-  o += fetch_section();
+  o += fetch_section(ctx.spec());
   o += decode_section(ctx, plan);
   o += agu_section(plan);
   o += control_section(plan);

@@ -110,26 +110,15 @@ std::string emit_tpu_top(const RtlContext& ctx) {
        "//   CBeat      packed operand words per C write beat (a power of two)\n"
        "//   Watchdog   cycles without progress before FAULT_HANG\n";
   o += "module tpu_top #(\n" + top_parameter_decls(ctx) + ") (\n";
-  std::vector<PortDecl> ports = {
-      {"input", "logic", "clk_i", ""},
-      {"input", "logic", "rst_ni", ""},
-      {"", "", "", "control and status"},
-      {"input", "logic", "start_i", ""},
-      {"output", "logic", "busy_o", ""},
-      {"output", "logic", "done_o", ""},
-      {"output", "logic [tpu_pkg::FAULT_W-1:0]", "fault_o", ""},
-      {"output", "logic [tpu_pkg::FAULT_PC_W-1:0]", "fault_pc_o", ""},
-      {"output", "logic [tpu_pkg::UNIT_W-1:0]", "fault_unit_o", ""},
-      {"output", "logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0]", "progress_o", ""},
-      {"output", "logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0]", "header_o", ""},
-      {"output", "logic [31:0]", "cycles_o", ""},
-      {"", "", "", "imem: program reads"}};
-  auto add = [&](const std::vector<PortDecl>& more) { ports.insert(ports.end(), more.begin(), more.end()); };
-  add(imem_ports());
-  ports.push_back({"", "", "", "operand reads from A and B"});
-  add(dram_rd_ports());
-  ports.push_back({"", "", "", "result writes to C"});
-  add(dram_wr_ports());
+  std::vector<PortDecl> ports = {{"input", "logic", "clk_i", ""}, {"input", "logic", "rst_ni", ""}};
+  for (const auto& itf : s.interfaces) {
+    ports.push_back({"", "", "", fmt::format("{}: {}", itf.name, itf.role)});
+    const auto more = interface_ports(s, itf.name);
+    ports.insert(ports.end(), more.begin(), more.end());
+    if (itf.name == "status")
+      ports.push_back({"output", "logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0]", "progress_o",
+                       "work done per progress counter (tpu_pkg::PROGRESS_*)"});
+  }
   o += render_ports(ports) + ");\n\n";
   // --- Nets -----------------------------------------------------------------
   const auto dispatched = ctx.dispatched_units();
@@ -171,9 +160,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
     for (std::size_t i = 0; i < ps.size(); ++i) o += fmt::format("    .{0}({0}){1}\n", ps[i], i + 1 < ps.size() ? "," : "");
   }
   o += fmt::format("  ) u_{} (\n", seq->name);
-  o += "    .clk_i,\n    .rst_ni,\n    .start_i,\n    .clear_o(run_clear),\n    .busy_o,\n    .done_o,\n    .fault_o,\n    .fault_pc_o,\n"
-       "    .fault_unit_o,\n    .header_o,\n    .cycles_o,\n" +
-       connect_by_name(imem_ports());
+  o += "    .clk_i,\n    .rst_ni,\n    .clear_o(run_clear),\n" + connect_by_name(interface_ports(s, "status")) +
+       connect_by_name(interface_ports(s, "imem"));
   for (const Unit* u : dispatched)
     o += fmt::format("    .{0}_instr_valid_o({0}_push_valid),\n    .{0}_instr_ready_i({0}_push_ready),\n"
                      "    .{0}_instr_o({0}_push_data),\n",
@@ -233,8 +221,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
       const std::string c = connect_by_name(mem);
       o += ",\n" + c.substr(0, c.size() - 2);
     };
-    if (reads_dram(s, u.name)) memory(dram_rd_ports());
-    if (writes_dram(s, u.name)) memory(dram_wr_ports());
+    if (reads_dram(s, u.name)) memory(interface_ports(s, "dram_rd"));
+    if (writes_dram(s, u.name)) memory(interface_ports(s, "dram_wr"));
     if (!unit_counters(s, u.name).empty()) o += fmt::format(",\n    .progress_o({}_progress)", u.name);
     o += fmt::format(",\n    .idle_o({}_idle)\n  );\n\n", u.name);
   }

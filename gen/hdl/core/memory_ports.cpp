@@ -2,35 +2,24 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 namespace tpugen::hdl {
 
-std::vector<PortDecl> imem_ports() {
-  return {{"output", "logic", "imem_req_valid_o", ""},
-          {"input", "logic", "imem_req_ready_i", ""},
-          {"output", "logic [15:0]", "imem_req_addr_o", "word index of the beat"},
-          {"input", "logic", "imem_rsp_valid_i", ""},
-          {"output", "logic", "imem_rsp_ready_o", ""},
-          {"input", "logic [tpu_pkg::WORD_W*ImemBeat-1:0]", "imem_rsp_data_i", "ImemBeat words, in order"}};
+namespace {
+/// `logic`, or `logic [bits-1:0]` (`[N-1:0]` for a number).
+std::string port_type(const std::string& bits) {
+  if (bits == "1") return "logic";
+  const bool number = !bits.empty() && std::all_of(bits.begin(), bits.end(), [](char c) { return std::isdigit(c); });
+  return number ? fmt::format("logic [{}:0]", std::stoi(bits) - 1) : fmt::format("logic [{}-1:0]", bits);
 }
+}  // namespace
 
-std::vector<PortDecl> dram_rd_ports() {
-  return {{"output", "logic", "dram_rd_req_valid_o", ""},
-          {"input", "logic", "dram_rd_req_ready_i", ""},
-          {"output", "logic", "dram_rd_req_sel_o", "the source memory, in spec memory order"},
-          {"output", "logic [31:0]", "dram_rd_req_addr_o", "byte offset, a multiple of DMA_WORDS*T"},
-          {"input", "logic", "dram_rd_rsp_valid_i", "responses in request order"},
-          {"output", "logic", "dram_rd_rsp_ready_o", ""},
-          {"input", "logic [DMA_WORDS*VW-1:0]", "dram_rd_rsp_data_i", "byte b at [8*b +: 8]"}};
-}
-
-std::vector<PortDecl> dram_wr_ports() {
-  return {{"output", "logic", "dram_wr_req_valid_o", ""},
-          {"input", "logic", "dram_wr_req_ready_i", ""},
-          {"output", "logic [31:0]", "dram_wr_req_addr_o", "byte offset, a multiple of CBeat*T"},
-          {"output", "logic [CBeat*VW-1:0]", "dram_wr_req_data_o", "byte b to addr + b"},
-          {"output", "logic [CBeat*T-1:0]", "dram_wr_req_strb_o", "byte b is written iff bit b"},
-          {"input", "logic", "dram_wr_rsp_valid_i", "one acknowledgement per write, in order"},
-          {"output", "logic", "dram_wr_rsp_ready_o", ""}};
+std::vector<PortDecl> interface_ports(const Spec& spec, std::string_view name) {
+  std::vector<PortDecl> out;
+  for (const auto& p : spec.interface(name).ports)
+    out.push_back({p.input() ? "input" : "output", port_type(p.bits), p.name, p.role});
+  return out;
 }
 
 std::string connect_by_name(const std::vector<PortDecl>& ports, std::string_view indent) {

@@ -1,9 +1,9 @@
 /// @file memory_ports.h
-/// @brief The core's memory interfaces, one port list each: imem (program
-/// reads), dram_rd (operand reads) and dram_wr (result writes). tpu_top
-/// declares them, the sequencer and the units that own them pass them on to
-/// their hand-written halves (tpu_seq_fetch, tpu_dma_rd, tpu_dma_wr), and the
-/// AXI top connects them to its masters, all from these lists.
+/// @brief The core's interfaces (spec: interfaces) as port lists: status,
+/// imem (program reads), dram_rd (operand reads) and dram_wr (result writes).
+/// tpu_top declares them, the sequencer and the units that own them declare
+/// them again and pass them on to their hand-written halves (tpu_seq_fetch,
+/// tpu_dma_rd, tpu_dma_wr), all from the spec's one list.
 #pragma once
 
 #include <string>
@@ -14,12 +14,8 @@
 
 namespace tpugen::hdl {
 
-/// imem: beat requests (the word index of the beat) and responses in order.
-std::vector<PortDecl> imem_ports();
-/// dram_rd: operand read requests (which matrix, byte offset) and responses.
-std::vector<PortDecl> dram_rd_ports();
-/// dram_wr: result writes (byte offset, data, strobes) and their acknowledgements.
-std::vector<PortDecl> dram_wr_ports();
+/// The ports of the spec's interface `name`, for render_ports.
+std::vector<PortDecl> interface_ports(const Spec& spec, std::string_view name);
 
 /// The ports' connections by name (`.name`), one a line at `indent`, each
 /// followed by a comma; comment lines are skipped.
