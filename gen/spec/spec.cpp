@@ -17,11 +17,17 @@ namespace tpugen {
 // Small lookups
 // ---------------------------------------------------------------------------
 
+/// The first element of `v` whose `member` equals `key`, or null.
+template <typename T, typename M, typename K>
+static const T* find_by(const std::vector<T>& v, M T::*member, const K& key) {
+  for (const auto& e : v)
+    if (e.*member == key) return &e;
+  return nullptr;
+}
+
 template <typename T>
 static const T* find_named(const std::vector<T>& v, std::string_view name) {
-  for (const auto& e : v)
-    if (e.name == name) return &e;
-  return nullptr;
+  return find_by(v, &T::name, name);
 }
 
 const Field& TermLayout::subfield(std::string_view name) const {
@@ -42,11 +48,7 @@ std::string Legal::describe() const {
 }
 
 const Operand* Opcode::operand(std::string_view n) const { return find_named(operands, n); }
-const Operand* Opcode::operand_in_field(std::string_view f) const {
-  for (const auto& o : operands)
-    if (o.field == f) return &o;
-  return nullptr;
-}
+const Operand* Opcode::operand_in_field(std::string_view f) const { return find_by(operands, &Operand::field, f); }
 const Port* Unit::port(std::string_view n) const { return find_named(ports, n); }
 
 static constexpr EnumName<ActionKind> kActionKinds[] = {{ActionKind::Read, "read"},
@@ -59,16 +61,10 @@ std::string_view to_string(ActionKind k) { return enum_name(kActionKinds, k); }
 
 const Field* Spec::field(std::string_view n) const { return find_named(word0, n); }
 const Field* Spec::field_by_target(int target) const {
-  for (const auto& f : word0)
-    if (f.agu_target == target && target != 0) return &f;
-  return nullptr;
+  return target == 0 ? nullptr : find_by(word0, &Field::agu_target, target);
 }
 const Opcode* Spec::opcode(std::string_view n) const { return find_named(opcodes, n); }
-const Opcode* Spec::opcode(std::int64_t value) const {
-  for (const auto& o : opcodes)
-    if (o.value == value) return &o;
-  return nullptr;
-}
+const Opcode* Spec::opcode(std::int64_t value) const { return find_by(opcodes, &Opcode::value, value); }
 const Opcode& Spec::opcode_named(std::string_view n) const {
   if (const Opcode* o = opcode(n)) return *o;
   throw Error("spec.unknown_opcode", fmt::format("the spec has no opcode '{}'", n));
@@ -76,11 +72,7 @@ const Opcode& Spec::opcode_named(std::string_view n) const {
 const Unit* Spec::unit(std::string_view n) const { return find_named(units, n); }
 const Memory* Spec::memory(std::string_view n) const { return find_named(memories, n); }
 const Compute* Spec::compute(std::string_view n) const { return find_named(computes, n); }
-const Contract* Spec::contract(std::string_view id) const {
-  for (const auto& c : contracts)
-    if (c.id == id) return &c;
-  return nullptr;
-}
+const Contract* Spec::contract(std::string_view id) const { return find_by(contracts, &Contract::id, id); }
 const Parameter* Spec::parameter(std::string_view n) const { return find_named(parameters, n); }
 
 std::int64_t Spec::isa_constant(std::string_view n) const {
@@ -88,11 +80,7 @@ std::int64_t Spec::isa_constant(std::string_view n) const {
   throw Error("spec.unknown_name", fmt::format("the spec has no ISA constant '{}'", n));
 }
 
-const FaultCode* Spec::fault(std::string_view n) const {
-  for (const auto& f : faults)
-    if (f.name == n) return &f;
-  return nullptr;
-}
+const FaultCode* Spec::fault(std::string_view n) const { return find_named(faults, n); }
 
 std::vector<const Action*> Spec::actions_of(std::string_view op) const {
   std::vector<const Action*> out;
