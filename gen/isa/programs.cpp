@@ -29,6 +29,8 @@
 
 #include <fmt/format.h>
 
+#include <array>
+
 #include "isa/builder.h"
 #include "isa/derive.h"
 
@@ -129,6 +131,40 @@ std::vector<Piece> load_pieces(std::int64_t rows, bool split, std::int64_t maxro
   return out;
 }
 
+/// One of the GEMM's operand loads (level 0 of all three forms): A into the
+/// vector registers, one load of M rows per k-tile; B into the scratchpad,
+/// one load of K rows per n-tile. Tile i's rows land at base + i * MAXDIM
+/// from DRAM column block i.
+struct OperandLoad {
+  std::int64_t tiles = 0;  ///< the loads' loop trip: Kt or Nt
+  const char* iv = "";     ///< that loop's induction variable: "k" or "n"
+  std::int64_t rows = 0;   ///< the rows of one load: M or K
+  std::int64_t mode = 0;   ///< dma_ld's mode for the route
+  std::int64_t base = 0;   ///< the destination row of tile 0
+};
+
+/// What all three GEMM forms start from: the tiling, the memory map, and
+/// the operand loads (A's, then B's).
+struct GemmPlan {
+  Tiling g;
+  GemmLayout l;
+  std::array<OperandLoad, 2> loads;
+};
+
+GemmPlan gemm_plan(const Isa& isa, GemmShape shape) {
+  const Tiling g = tiling(isa, shape, "gemm");
+  const GemmLayout l = gemm_layout(isa);
+  return {g, l,
+          {{{g.kt, "k", g.m, dma_mode(isa, "A", "vr"), l.a_vr},
+            {g.nt, "n", g.k, dma_mode(isa, "B", "spad"), l.b_sp}}}};
+}
+
+/// The dma_ld of `piece` of one of `ld`'s loads.
+void emit_load(ProgramBuilder& b, const OperandLoad& ld, const Piece& piece, const Ref& col_block, const Ref& dst_row0) {
+  b.emit("dma_ld", {{"mode", ld.mode}, {"dram_row0", piece.offset}, {"col_block", col_block}, {"dst_row0", dst_row0}},
+         piece.rows);
+}
+
 // --- Handwritten instructions ------------------------------------------------
 
 /// Instructions written field by field (the differential reference for the
@@ -160,29 +196,14 @@ class Hand {
 }  // namespace
 
 Program gemm_program(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const Tiling g = tiling(isa, shape, "gemm");
-  const GemmLayout l = gemm_layout(isa);
-  const std::int64_t mode_a = dma_mode(isa, "A", "vr"), mode_b = dma_mode(isa, "B", "spad");
+  const auto [g, l, loads] = gemm_plan(isa, shape);
   ProgramBuilder b(isa, gemm_source(shape, options, ""));
 
-  b.loop(g.kt, "k", [&](const Iv& kb) {
-    for (const Piece& p : load_pieces(g.m, options.split_operand_load, g.maxrows))
-      b.emit("dma_ld",
-             {{"mode", mode_a},
-              {"dram_row0", p.offset},
-              {"col_block", Ref(0).at(kb, 1)},
-              {"dst_row0", Ref(l.a_vr + p.offset).at(kb, g.maxdim)}},
-             p.rows);
-  });
-  b.loop(g.nt, "n", [&](const Iv& nb) {
-    for (const Piece& p : load_pieces(g.k, options.split_operand_load, g.maxrows))
-      b.emit("dma_ld",
-             {{"mode", mode_b},
-              {"dram_row0", p.offset},
-              {"col_block", Ref(0).at(nb, 1)},
-              {"dst_row0", Ref(l.b_sp + p.offset).at(nb, g.maxdim)}},
-             p.rows);
-  });
+  for (const OperandLoad& ld : loads)
+    b.loop(ld.tiles, ld.iv, [&](const Iv& tile) {
+      for (const Piece& p : load_pieces(ld.rows, options.split_operand_load, g.maxrows))
+        emit_load(b, ld, p, Ref(0).at(tile, 1), Ref(ld.base + p.offset).at(tile, g.maxdim));
+    });
   b.loop(g.nt, "n", [&](const Iv& nb) {
     // The first k-tile is peeled: it overwrites the accumulator (acc 0).
     b.emit("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", Ref(l.b_sp).at(nb, g.maxdim)}}, g.m);
@@ -203,37 +224,24 @@ Program gemm_program(const Isa& isa, GemmShape shape, GemmOptions options) {
 }
 
 Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const Tiling g = tiling(isa, shape, "gemm");
-  const GemmLayout l = gemm_layout(isa);
-  const std::int64_t mode_a = dma_mode(isa, "A", "vr"), mode_b = dma_mode(isa, "B", "spad");
+  const auto [g, l, loads] = gemm_plan(isa, shape);
   const Hand h(isa);
   Program p;
   p.source = gemm_source(shape, options, " (handwritten)");
   auto& out = p.instrs;
 
-  // Level 0: the A loads, one per k-tile.
-  out.push_back(h.loop(g.kt));
-  for (const Piece& piece : load_pieces(g.m, options.split_operand_load, g.maxrows)) {
-    Instr ld =
-        h.instr("dma_ld",
-                {{"mode", mode_a}, {"dram_row0", piece.offset}, {"col_block", 0}, {"dst_row0", l.a_vr + piece.offset}},
-                piece.rows);
-    ld.terms = {h.term("dma_ld", "col_block", 0, 1), h.term("dma_ld", "dst_row0", 0, g.maxdim)};
-    out.push_back(ld);
+  // Level 0: the A loads, one per k-tile; then the B loads, one per n-tile.
+  for (const OperandLoad& ld : loads) {
+    out.push_back(h.loop(ld.tiles));
+    for (const Piece& piece : load_pieces(ld.rows, options.split_operand_load, g.maxrows)) {
+      Instr in = h.instr(
+          "dma_ld", {{"mode", ld.mode}, {"dram_row0", piece.offset}, {"col_block", 0}, {"dst_row0", ld.base + piece.offset}},
+          piece.rows);
+      in.terms = {h.term("dma_ld", "col_block", 0, 1), h.term("dma_ld", "dst_row0", 0, g.maxdim)};
+      out.push_back(in);
+    }
+    out.push_back(h.endloop());
   }
-  out.push_back(h.endloop());
-
-  // Level 0: the B loads, one per n-tile.
-  out.push_back(h.loop(g.nt));
-  for (const Piece& piece : load_pieces(g.k, options.split_operand_load, g.maxrows)) {
-    Instr ld =
-        h.instr("dma_ld",
-                {{"mode", mode_b}, {"dram_row0", piece.offset}, {"col_block", 0}, {"dst_row0", l.b_sp + piece.offset}},
-                piece.rows);
-    ld.terms = {h.term("dma_ld", "col_block", 0, 1), h.term("dma_ld", "dst_row0", 0, g.maxdim)};
-    out.push_back(ld);
-  }
-  out.push_back(h.endloop());
 
   // Level 0: the n-tiles; level 1: the k-tiles after the peeled first.
   out.push_back(h.loop(g.nt));
@@ -258,26 +266,12 @@ Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions op
 }
 
 Program gemm_program_flat(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const Tiling g = tiling(isa, shape, "gemm");
-  const GemmLayout l = gemm_layout(isa);
-  const std::int64_t mode_a = dma_mode(isa, "A", "vr"), mode_b = dma_mode(isa, "B", "spad");
+  const auto [g, l, loads] = gemm_plan(isa, shape);
   ProgramBuilder b(isa, gemm_source(shape, options, " (flat)"));
-  for (std::int64_t kb = 0; kb < g.kt; ++kb)
-    for (const Piece& p : load_pieces(g.m, options.split_operand_load, g.maxrows))
-      b.emit("dma_ld",
-             {{"mode", mode_a},
-              {"dram_row0", p.offset},
-              {"col_block", kb},
-              {"dst_row0", l.a_vr + kb * g.maxdim + p.offset}},
-             p.rows);
-  for (std::int64_t nb = 0; nb < g.nt; ++nb)
-    for (const Piece& p : load_pieces(g.k, options.split_operand_load, g.maxrows))
-      b.emit("dma_ld",
-             {{"mode", mode_b},
-              {"dram_row0", p.offset},
-              {"col_block", nb},
-              {"dst_row0", l.b_sp + nb * g.maxdim + p.offset}},
-             p.rows);
+  for (const OperandLoad& ld : loads)
+    for (std::int64_t tile = 0; tile < ld.tiles; ++tile)
+      for (const Piece& p : load_pieces(ld.rows, options.split_operand_load, g.maxrows))
+        emit_load(b, ld, p, tile, ld.base + tile * g.maxdim + p.offset);
   for (std::int64_t nb = 0; nb < g.nt; ++nb) {
     for (std::int64_t kb = 0; kb < g.kt; ++kb)
       b.emit("mm",

@@ -118,8 +118,9 @@ class Parser {
 
  private:
   const Token& peek() const { return toks_[pos_]; }
-  bool is_op(std::string_view op) const { return peek().kind == Token::Op && peek().text == op; }
-  bool is_word(std::string_view w) const { return peek().kind == Token::Name && peek().text == w; }
+  bool is(Token::Kind kind, std::string_view text) const { return peek().kind == kind && peek().text == text; }
+  bool is_op(std::string_view op) const { return is(Token::Op, op); }
+  bool is_word(std::string_view w) const { return is(Token::Name, w); }
   Token take() { return toks_[pos_++]; }
 
   /// Counts the parser's own recursion (parentheses and unary operators build no node each).
@@ -165,22 +166,8 @@ class Parser {
     return then;
   }
 
-  NodePtr or_expr() {
-    NodePtr l = and_expr();
-    while (is_word("or")) {
-      const std::size_t off = take().offset;
-      l = make(NodeKind::Binary, "or", {l, and_expr()}, off);
-    }
-    return l;
-  }
-  NodePtr and_expr() {
-    NodePtr l = not_expr();
-    while (is_word("and")) {
-      const std::size_t off = take().offset;
-      l = make(NodeKind::Binary, "and", {l, not_expr()}, off);
-    }
-    return l;
-  }
+  NodePtr or_expr() { return left_assoc(Token::Name, {"or"}, &Parser::and_expr); }
+  NodePtr and_expr() { return left_assoc(Token::Name, {"and"}, &Parser::not_expr); }
   NodePtr not_expr() {
     if (is_word("not")) {
       const Nesting nest(nesting_, peek().offset);
@@ -189,21 +176,16 @@ class Parser {
     }
     return comparison();
   }
-  NodePtr comparison() {
-    NodePtr l = bit_or();
-    while (is_op("==") || is_op("!=") || is_op("<") || is_op("<=") || is_op(">") || is_op(">=")) {
-      Token op = take();
-      l = make(NodeKind::Binary, op.text, {l, bit_or()}, op.offset);
-    }
-    return l;
-  }
+  NodePtr comparison() { return left_assoc(Token::Op, {"==", "!=", "<", "<=", ">", ">="}, &Parser::bit_or); }
+  /// `next` (op `next`)*, folded to the left; `ops` are tokens of `kind`
+  /// (operators, or the words "and" and "or").
   template <typename Next>
-  NodePtr left_assoc(std::initializer_list<std::string_view> ops, Next next) {
+  NodePtr left_assoc(Token::Kind kind, std::initializer_list<std::string_view> ops, Next next) {
     NodePtr l = (this->*next)();
     for (;;) {
       bool matched = false;
       for (auto op : ops) {
-        if (is_op(op)) {
+        if (is(kind, op)) {
           Token t = take();
           l = make(NodeKind::Binary, t.text, {l, (this->*next)()}, t.offset);
           matched = true;
@@ -213,12 +195,12 @@ class Parser {
       if (!matched) return l;
     }
   }
-  NodePtr bit_or() { return left_assoc({"|"}, &Parser::bit_xor); }
-  NodePtr bit_xor() { return left_assoc({"^"}, &Parser::bit_and); }
-  NodePtr bit_and() { return left_assoc({"&"}, &Parser::shift); }
-  NodePtr shift() { return left_assoc({"<<", ">>"}, &Parser::arith); }
-  NodePtr arith() { return left_assoc({"+", "-"}, &Parser::term); }
-  NodePtr term() { return left_assoc({"*", "//", "%"}, &Parser::factor); }
+  NodePtr bit_or() { return left_assoc(Token::Op, {"|"}, &Parser::bit_xor); }
+  NodePtr bit_xor() { return left_assoc(Token::Op, {"^"}, &Parser::bit_and); }
+  NodePtr bit_and() { return left_assoc(Token::Op, {"&"}, &Parser::shift); }
+  NodePtr shift() { return left_assoc(Token::Op, {"<<", ">>"}, &Parser::arith); }
+  NodePtr arith() { return left_assoc(Token::Op, {"+", "-"}, &Parser::term); }
+  NodePtr term() { return left_assoc(Token::Op, {"*", "//", "%"}, &Parser::factor); }
   NodePtr factor() {
     if (is_op("-") || is_op("+") || is_op("~")) {
       const Nesting nest(nesting_, peek().offset);

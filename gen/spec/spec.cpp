@@ -9,6 +9,7 @@
 
 #include "spec/hash.h"
 #include "spec/yaml_reader.h"
+#include "util/enum_names.h"
 
 namespace tpugen {
 
@@ -16,11 +17,17 @@ namespace tpugen {
 // Small lookups
 // ---------------------------------------------------------------------------
 
+/// The first element of `v` whose `member` equals `key`, or null.
+template <typename T, typename M, typename K>
+static const T* find_by(const std::vector<T>& v, M T::*member, const K& key) {
+  for (const auto& e : v)
+    if (e.*member == key) return &e;
+  return nullptr;
+}
+
 template <typename T>
 static const T* find_named(const std::vector<T>& v, std::string_view name) {
-  for (const auto& e : v)
-    if (e.name == name) return &e;
-  return nullptr;
+  return find_by(v, &T::name, name);
 }
 
 const Field& TermLayout::subfield(std::string_view name) const {
@@ -41,36 +48,23 @@ std::string Legal::describe() const {
 }
 
 const Operand* Opcode::operand(std::string_view n) const { return find_named(operands, n); }
-const Operand* Opcode::operand_in_field(std::string_view f) const {
-  for (const auto& o : operands)
-    if (o.field == f) return &o;
-  return nullptr;
-}
+const Operand* Opcode::operand_in_field(std::string_view f) const { return find_by(operands, &Operand::field, f); }
 const Port* Unit::port(std::string_view n) const { return find_named(ports, n); }
 
-std::string_view to_string(ActionKind k) {
-  switch (k) {
-    case ActionKind::Read: return "read";
-    case ActionKind::Write: return "write";
-    case ActionKind::Compute: return "compute";
-    case ActionKind::Emit: return "emit";
-    case ActionKind::Receive: return "receive";
-  }
-  return "?";
-}
+static constexpr EnumName<ActionKind> kActionKinds[] = {{ActionKind::Read, "read"},
+                                                        {ActionKind::Write, "write"},
+                                                        {ActionKind::Compute, "compute"},
+                                                        {ActionKind::Emit, "emit"},
+                                                        {ActionKind::Receive, "receive"}};
+
+std::string_view to_string(ActionKind k) { return enum_name(kActionKinds, k); }
 
 const Field* Spec::field(std::string_view n) const { return find_named(word0, n); }
 const Field* Spec::field_by_target(int target) const {
-  for (const auto& f : word0)
-    if (f.agu_target == target && target != 0) return &f;
-  return nullptr;
+  return target == 0 ? nullptr : find_by(word0, &Field::agu_target, target);
 }
 const Opcode* Spec::opcode(std::string_view n) const { return find_named(opcodes, n); }
-const Opcode* Spec::opcode(std::int64_t value) const {
-  for (const auto& o : opcodes)
-    if (o.value == value) return &o;
-  return nullptr;
-}
+const Opcode* Spec::opcode(std::int64_t value) const { return find_by(opcodes, &Opcode::value, value); }
 const Opcode& Spec::opcode_named(std::string_view n) const {
   if (const Opcode* o = opcode(n)) return *o;
   throw Error("spec.unknown_opcode", fmt::format("the spec has no opcode '{}'", n));
@@ -78,11 +72,7 @@ const Opcode& Spec::opcode_named(std::string_view n) const {
 const Unit* Spec::unit(std::string_view n) const { return find_named(units, n); }
 const Memory* Spec::memory(std::string_view n) const { return find_named(memories, n); }
 const Compute* Spec::compute(std::string_view n) const { return find_named(computes, n); }
-const Contract* Spec::contract(std::string_view id) const {
-  for (const auto& c : contracts)
-    if (c.id == id) return &c;
-  return nullptr;
-}
+const Contract* Spec::contract(std::string_view id) const { return find_by(contracts, &Contract::id, id); }
 const Parameter* Spec::parameter(std::string_view n) const { return find_named(parameters, n); }
 
 std::int64_t Spec::isa_constant(std::string_view n) const {
@@ -90,11 +80,7 @@ std::int64_t Spec::isa_constant(std::string_view n) const {
   throw Error("spec.unknown_name", fmt::format("the spec has no ISA constant '{}'", n));
 }
 
-const FaultCode* Spec::fault(std::string_view n) const {
-  for (const auto& f : faults)
-    if (f.name == n) return &f;
-  return nullptr;
-}
+const FaultCode* Spec::fault(std::string_view n) const { return find_named(faults, n); }
 
 const Interface& Spec::interface(std::string_view n) const {
   if (const Interface* i = find_named(interfaces, n)) return *i;
@@ -180,8 +166,7 @@ class Loader {
     for (const auto& n : top.seq("memories")) memory(n);
     for (const auto& n : top.seq("contracts")) {
       YamlMap m(n, file_, "a contract");
-      Contract c{m.str("id"), m.str("rule"), m.str_or("memory", ""), m.expr_opt("min_distance")};
-      if (c.min_distance) expr_locs_.emplace_back(*c.min_distance, m.loc("min_distance"));
+      Contract c{m.str("id"), m.str("rule"), m.str_or("memory", ""), checked_expr_opt(m, "min_distance")};
       if (!c.memory.empty()) pending_states_.emplace_back(c.memory, m.loc("memory"));
       m.finish();
       spec_.contracts.push_back(std::move(c));
@@ -196,15 +181,13 @@ class Loader {
     }
     for (const auto& n : top.seq("constraints")) {
       YamlMap m(n, file_, "a constraint");
-      Constraint c{m.expr("expr"), m.str("rule"), m.str_or("ceiling", "")};
-      expr_locs_.emplace_back(c.expr, m.loc("expr"));
+      Constraint c{checked_expr(m, "expr"), m.str("rule"), m.str_or("ceiling", "")};
       m.finish();
       spec_.constraints.push_back(std::move(c));
     }
     for (const auto& n : top.seq("maxdim_ceilings")) {
       YamlMap m(n, file_, "a MAXDIM ceiling");
-      Ceiling c{m.str("name"), m.expr("predicate"), m.str_or("question", ""), m.str_or("refused_by", "")};
-      expr_locs_.emplace_back(c.predicate, m.loc("predicate"));
+      Ceiling c{m.str("name"), checked_expr(m, "predicate"), m.str_or("question", ""), m.str_or("refused_by", "")};
       m.finish();
       spec_.ceilings.push_back(std::move(c));
     }
@@ -220,6 +203,27 @@ class Loader {
  private:
   [[noreturn]] void fail(const std::string& rule, const std::string& msg, const SourceLoc& at) const {
     throw Error(rule, msg, at);
+  }
+
+  /// `m`'s expression `key` (and its optional form), kept with its place to
+  /// have its names checked once every constant is known (validate).
+  Expr checked_expr(YamlMap& m, const std::string& key) {
+    Expr e = m.expr(key);
+    expr_locs_.emplace_back(e, m.loc(key));
+    return e;
+  }
+  std::optional<Expr> checked_expr_opt(YamlMap& m, const std::string& key) {
+    std::optional<Expr> e = m.expr_opt(key);
+    if (e) expr_locs_.emplace_back(*e, m.loc(key));
+    return e;
+  }
+
+  /// Appends `item` to `list`, refusing a second `what` of the same name.
+  template <typename T>
+  void add_named(std::vector<T>& list, T item, std::string_view what, const SourceLoc& at) {
+    if (find_named(list, item.name))
+      fail("spec.duplicate_name", fmt::format("{} '{}' is defined twice", what, item.name), at);
+    list.push_back(std::move(item));
   }
 
   void encoding_rule(const YAML::Node& n) {
@@ -372,13 +376,11 @@ class Loader {
       if (om.has("legal")) {
         YamlMap lm(om.node("legal"), file_, fmt::format("the legal values of {}.{}", o.name, op.name));
         Legal l;
-        l.min = lm.expr_opt("min");
-        l.max = lm.expr_opt("max");
+        l.min = checked_expr_opt(lm, "min");
+        l.max = checked_expr_opt(lm, "max");
         for (const auto& v : lm.seq_or_empty("values")) l.values.push_back(v.as<std::int64_t>());
         if (l.values.empty() && !l.min && !l.max)
           fail("spec.bad_value", "legal needs min/max or values", lm.loc());
-        if (l.min) expr_locs_.emplace_back(*l.min, lm.loc("min"));
-        if (l.max) expr_locs_.emplace_back(*l.max, lm.loc("max"));
         lm.finish();
         op.legal = l;
       }
@@ -437,16 +439,15 @@ class Loader {
       u.serial.push_back(std::move(group));
     }
     m.finish();
-    if (spec_.unit(u.name)) fail("spec.duplicate_name", fmt::format("unit '{}' is defined twice", u.name), u.loc);
-    spec_.units.push_back(std::move(u));
+    const SourceLoc at = u.loc;
+    add_named(spec_.units, std::move(u), "unit", at);
   }
 
   void compute(const YAML::Node& n) {
     YamlMap m(n, file_, "a compute");
     Compute c{m.str("name"), m.boolean_or("copy", false), m.boolean_or("control", false), m.str_or("role", "")};
     m.finish();
-    if (spec_.compute(c.name)) fail("spec.duplicate_name", fmt::format("compute '{}' is defined twice", c.name), m.loc());
-    spec_.computes.push_back(std::move(c));
+    add_named(spec_.computes, std::move(c), "compute", m.loc());
   }
 
   void action(const YAML::Node& n) {
@@ -457,11 +458,7 @@ class Loader {
     a.unit = m.str("unit");
     a.port = m.str("port");
     const std::string kind = m.str("kind");
-    if (kind == "read") a.kind = ActionKind::Read;
-    else if (kind == "write") a.kind = ActionKind::Write;
-    else if (kind == "compute") a.kind = ActionKind::Compute;
-    else if (kind == "emit") a.kind = ActionKind::Emit;
-    else if (kind == "receive") a.kind = ActionKind::Receive;
+    if (const auto k = enum_value(kActionKinds, kind)) a.kind = *k;
     else fail("spec.bad_value", fmt::format("action kind must be read, write, compute, emit or receive, not '{}'", kind), m.loc("kind"));
     a.state = m.str_or("state", "");
     a.base = m.str_or("base", "");
@@ -562,10 +559,8 @@ class Loader {
     Memory mem;
     mem.name = m.str("name");
     mem.owner = m.str("owner");
-    mem.depth = m.expr("depth");
-    expr_locs_.emplace_back(mem.depth, m.loc("depth"));
-    mem.row_bits = m.expr("row_bits");
-    expr_locs_.emplace_back(mem.row_bits, m.loc("row_bits"));
+    mem.depth = checked_expr(m, "depth");
+    mem.row_bits = checked_expr(m, "row_bits");
     mem.format = m.str_or("format", "");
     mem.cleared = m.boolean_or("cleared", false);
     mem.host = m.str_or("host", "");
@@ -577,14 +572,12 @@ class Loader {
       fail("spec.bad_value", "a memory's host access is written or read", m.loc("host"));
     if (m.has("dram")) {
       YamlMap dm(m.node("dram"), file_, fmt::format("memory {}'s DRAM layout", mem.name));
-      Memory::Dram d{dm.expr("rows"), dm.str("packed_word")};
-      expr_locs_.emplace_back(d.rows, dm.loc("rows"));
+      Memory::Dram d{checked_expr(dm, "rows"), dm.str("packed_word")};
       dm.finish();
       mem.dram = d;
     }
     m.finish();
-    if (spec_.memory(mem.name)) fail("spec.duplicate_name", fmt::format("memory '{}' is defined twice", mem.name), m.loc());
-    spec_.memories.push_back(std::move(mem));
+    add_named(spec_.memories, std::move(mem), "memory", m.loc());
   }
 
   void parameter(const YAML::Node& n) {
@@ -592,15 +585,13 @@ class Loader {
     Parameter p;
     p.name = m.str("name");
     p.env = m.str("env");
-    p.default_value = m.expr("default");
-    expr_locs_.emplace_back(p.default_value, m.loc("default"));
+    p.default_value = checked_expr(m, "default");
     p.min = m.integer_opt("min");
     p.max = m.integer_opt("max");
     p.role = m.str_or("role", "");
     locs_[p.name] = m.loc();
     m.finish();
-    if (spec_.parameter(p.name)) fail("spec.duplicate_name", fmt::format("parameter '{}' is defined twice", p.name), m.loc());
-    spec_.parameters.push_back(std::move(p));
+    add_named(spec_.parameters, std::move(p), "parameter", m.loc());
   }
 
   void numerics(const YAML::Node& n) {
@@ -649,11 +640,10 @@ class Loader {
       l.name = lm.str("name");
       l.check = lm.expr_opt("check");
       l.measure = lm.str_or("measure", "");
-      l.max = lm.expr_opt("max");
+      l.max = checked_expr_opt(lm, "max");
       l.rule = lm.str("rule");
       l.alternative = lm.str_or("alternative", "");
       if (l.check) limit_exprs_.emplace_back(*l.check, lm.loc("check"));
-      if (l.max) expr_locs_.emplace_back(*l.max, lm.loc("max"));
       if (!l.check && !kMeasures.count(l.measure))
         fail("spec.bad_value", fmt::format("limit '{}' needs a check or a measure of max_nr, max_field, header_count, program_words, memory_rows", l.name),
              lm.loc());

@@ -59,14 +59,7 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 
 }  // namespace
 
-std::string_view target_name(Target target) {
-  switch (target) {
-    case Target::Generic: return "generic";
-    case Target::Xilinx: return "xilinx";
-    case Target::Ice40: return "ice40";
-  }
-  return "generic";
-}
+std::string_view target_name(Target target) { return enum_name(kTargets, target, "generic"); }
 
 StatReport parse_stat_json(std::string_view text, std::string_view what) {
   // Yosys 0.23 writes the text hierarchy table ("    $paramod...\\name   2")

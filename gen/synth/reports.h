@@ -12,10 +12,16 @@
 #include <string_view>
 #include <vector>
 
+#include "util/enum_names.h"
+
 namespace tpugen::synth {
 
 /// The synthesis targets.
 enum class Target { Generic, Xilinx, Ice40 };
+
+/// Their names, for target_name and parse_target.
+inline constexpr EnumName<Target> kTargets[] = {
+    {Target::Generic, "generic"}, {Target::Xilinx, "xilinx"}, {Target::Ice40, "ice40"}};
 
 /// "generic", "xilinx", "ice40".
 [[nodiscard]] std::string_view target_name(Target target);

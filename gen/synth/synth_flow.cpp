@@ -614,8 +614,7 @@ json report_json(const FlowOptions& o, const FlowResult& r) {
 }  // namespace
 
 Target parse_target(std::string_view name) {
-  for (const Target t : {Target::Generic, Target::Xilinx, Target::Ice40})
-    if (target_name(t) == name) return t;
+  if (const auto t = enum_value(kTargets, name)) return *t;
   throw Error("synth.target", fmt::format("unknown target '{}': generic, xilinx or ice40", name));
 }
 

@@ -5,24 +5,21 @@
 #include <algorithm>
 
 #include "util/diag.h"
+#include "util/enum_names.h"
 
 namespace tpugen {
 
+namespace {
+constexpr EnumName<OperandDist> kDists[] = {
+    {OperandDist::Full, "full"}, {OperandDist::Corner, "corner"}, {OperandDist::Mid, "mid"}};
+}  // namespace
+
 OperandDist parse_operand_dist(const std::string& name) {
-  if (name == "full") return OperandDist::Full;
-  if (name == "corner") return OperandDist::Corner;
-  if (name == "mid") return OperandDist::Mid;
+  if (const auto d = enum_value(kDists, name)) return *d;
   throw Error("run.dist", fmt::format("unknown operand distribution '{}' (full, corner, mid)", name));
 }
 
-std::string to_string(OperandDist d) {
-  switch (d) {
-    case OperandDist::Full: return "full";
-    case OperandDist::Corner: return "corner";
-    case OperandDist::Mid: return "mid";
-  }
-  return "?";
-}
+std::string to_string(OperandDist d) { return std::string(enum_name(kDists, d)); }
 
 Int8Matrix random_matrix(std::int64_t rows, std::int64_t cols, OperandDist dist, std::mt19937_64& rng) {
   Int8Matrix m{rows, cols, std::vector<std::int8_t>(static_cast<std::size_t>(rows * cols))};

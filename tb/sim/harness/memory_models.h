@@ -150,6 +150,25 @@ class Port {
 };
 
 // ---------------------------------------------------------------------------
+// What the memories below share: beats read from a flat array, and the error
+// of an address off a beat boundary.
+// ---------------------------------------------------------------------------
+/// The `n` elements of `src` from `at`; those past its end read 0.
+template <typename T>
+std::vector<T> beat_from(const std::vector<T>& src, std::size_t at, unsigned n) {
+  std::vector<T> beat(n, 0);
+  for (unsigned k = 0; k < n; ++k)
+    if (at + k < src.size()) beat[k] = src[at + k];
+  return beat;
+}
+
+/// "`what` address `addr` is not a multiple of the beat (`beat` `unit`)".
+inline std::string off_beat(const std::string& what, std::uint32_t addr, unsigned beat, const std::string& unit) {
+  return what + " address " + std::to_string(addr) + " is not a multiple of the beat (" + std::to_string(beat) + " " +
+         unit + ")";
+}
+
+// ---------------------------------------------------------------------------
 // imem: a beat of `beat_words` 64-bit words per request.
 // ---------------------------------------------------------------------------
 struct ImemReq {
@@ -167,16 +186,10 @@ class ImemModel : public Port<ImemReq, ImemBeat> {
  protected:
   ImemBeat serve(const ImemReq& req, std::string& err) override {
     if (req.addr % beat_words_ != 0)
-      err = "imem address " + std::to_string(req.addr) + " is not a multiple of the beat (" +
-              std::to_string(beat_words_) + " words)";
+      err = off_beat("imem", req.addr, beat_words_, "words");
     else if (req.addr >= depth_)
       err = "imem address " + std::to_string(req.addr) + " is past IMEM_SIZE (" + std::to_string(depth_) + " words)";
-    ImemBeat beat(beat_words_, 0);
-    for (unsigned k = 0; k < beat_words_; ++k) {
-      const std::size_t w = std::size_t{req.addr} + k;
-      if (w < words_.size()) beat[k] = words_[w];
-    }
-    return beat;
+    return beat_from(words_, req.addr, beat_words_);
   }
 
  private:
@@ -203,16 +216,8 @@ class OperandReadModel : public Port<ReadReq, Bytes> {
 
  protected:
   Bytes serve(const ReadReq& req, std::string& err) override {
-    if (req.addr % beat_bytes_ != 0)
-      err = "operand read address " + std::to_string(req.addr) + " is not a multiple of the beat (" +
-              std::to_string(beat_bytes_) + " bytes)";
-    const Bytes& m = req.sel ? b_ : a_;
-    Bytes beat(beat_bytes_, 0);
-    for (unsigned k = 0; k < beat_bytes_; ++k) {
-      const std::size_t i = std::size_t{req.addr} + k;
-      if (i < m.size()) beat[k] = m[i];
-    }
-    return beat;
+    if (req.addr % beat_bytes_ != 0) err = off_beat("operand read", req.addr, beat_bytes_, "bytes");
+    return beat_from(req.sel ? b_ : a_, req.addr, beat_bytes_);
   }
 
  private:
@@ -247,8 +252,7 @@ class CWriteModel : public Port<WriteReq, WriteAck> {
     for (std::size_t k = 0; k < req.strb.size(); ++k)
       if (req.strb[k]) last = k + 1, ++strobed;
     if (req.addr % beat_bytes_ != 0) {
-      err = "C write address " + std::to_string(req.addr) + " is not a multiple of the beat (" +
-            std::to_string(beat_bytes_) + " bytes); dropped";
+      err = off_beat("C write", req.addr, beat_bytes_, "bytes") + "; dropped";
     } else if (strobed == 0) {
       err = "C write at " + std::to_string(req.addr) + " has no byte strobe set";
     } else if (std::size_t{req.addr} + last > c_.size()) {
