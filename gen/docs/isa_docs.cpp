@@ -219,10 +219,20 @@ void section_limits(const Spec& spec, std::string& out) {
 
 void section_faults(const Spec& spec, std::string& out) {
   out += fmt::format("## Fault codes\n\nThe core's `fault_o` ({} bits; `tpu_pkg::FAULT_*`, the AXI top's STATUS and FAULT "
-                     "registers). A nonzero code ends the run.\n\n",
-                     spec.fault_width);
+                     "registers). A nonzero code ends the run; `fault_pc_o` ({} bits) names the instruction and "
+                     "`fault_unit_o` ({} bits, `tpu_pkg::UNIT_*`) the unit.\n\n",
+                     spec.fault_width, spec.fault_pc_width, spec.fault_unit_width);
   Table t({"code", "name", "meaning"});
   for (const auto& f : spec.faults) t.row({std::to_string(f.code), code("FAULT_" + f.name), f.meaning});
+  out += t.str();
+}
+
+void section_interfaces(const Spec& spec, std::string& out) {
+  out += "## Core ports\n\n`tpu_top`'s ports besides the clock, the reset and `progress_o`, by interface. A port's "
+         "direction is its suffix; the width is SystemVerilog over `tpu_pkg` and the top's parameters.\n\n";
+  Table t({"interface", "port", "bits", "role"});
+  for (const auto& itf : spec.interfaces)
+    for (const auto& p : itf.ports) t.row({itf.name, code(p.name), code(p.bits), p.role});
   out += t.str();
 }
 
@@ -251,6 +261,7 @@ std::string render_isa_markdown(const Spec& spec) {
   section_numerics(spec, out);
   section_limits(spec, out);
   section_faults(spec, out);
+  section_interfaces(spec, out);
   return out;
 }
 

@@ -103,7 +103,7 @@ TEST_CASE("an injected defect of a primitive changes that file of the AXI config
       }
     }
   }
-  CHECK(primitives == 4);
+  CHECK(primitives == 5);
   std::filesystem::remove_all(dir);
 }
 

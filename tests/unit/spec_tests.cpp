@@ -197,3 +197,40 @@ TEST_CASE("a missing spec file is a clear error", "[spec]") {
     CHECK_THAT(std::string(e.what()), Catch::Contains("/nonexistent/spec.yaml"));
   }
 }
+
+TEST_CASE("the spec's core ports and fault widths are checked where they are written", "[spec][interfaces]") {
+  SECTION("the shipped interfaces, in order, with their directions") {
+    const Spec s = load_spec(spec_path());
+    REQUIRE(s.interfaces.size() == 4);
+    CHECK(s.interfaces[0].name == "status");
+    CHECK(s.interface("imem").ports.front().name == "imem_req_valid_o");
+    CHECK_FALSE(s.interface("imem").ports.front().input());
+    CHECK(s.interface("dram_wr").ports.at(1).input());
+    CHECK(s.interface("dram_rd").ports.at(3).bits == "32");
+    CHECK(s.fault_pc_width == 16);
+    CHECK(s.fault_unit_width == 4);
+    CHECK_THROWS_AS(s.interface("noc"), Error);
+  }
+  SECTION("a port whose name gives no direction") {
+    const std::string text = mutated("{name: busy_o, ", "{name: busy, ");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.bad_value");
+    CHECK_THAT(e.message(), Catch::Contains("port busy of interface status") && Catch::Contains("_i or _o"));
+    CHECK(e.where().line == line_of(text, "{name: busy, "));
+  }
+  SECTION("a port in two interfaces") {
+    const std::string text = mutated("{name: dram_wr_rsp_ready_o,", "{name: dram_rd_rsp_ready_o,");
+    const Error e = load_error(text);
+    CHECK(e.rule() == "spec.duplicate_name");
+    CHECK_THAT(e.message(), Catch::Contains("dram_rd_rsp_ready_o is in two interfaces"));
+  }
+  SECTION("a unit width too narrow to name every unit") {
+    const Error e = load_error(mutated("unit_width: 4", "unit_width: 2"));
+    CHECK(e.rule() == "spec.bad_value");
+    CHECK_THAT(e.message(), Catch::Contains("fault_unit_o cannot name"));
+  }
+  SECTION("a fault pc width out of range") {
+    CHECK_THAT(load_error(mutated("pc_width: 16", "pc_width: 0")).message(),
+               Catch::Contains("faults.pc_width = 0: fault_pc_o is 1 to 32 bits"));
+  }
+}
