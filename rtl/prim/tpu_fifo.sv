@@ -72,25 +72,18 @@ module tpu_fifo #(
 
 `ifdef TPU_ASSERT
   // ---------------------------------------------------------------------------
-  // Assertions: no overflow or underflow (immediate assertions in a clocked
-  // block: Yosys 0.23 has no concurrent `assert property`), and the stream
-  // rule on both ports (tpu_stream_check).
+  // Assertions: no overflow or underflow, and the stream rule on both ports.
   // ---------------------------------------------------------------------------
-  logic assert_on;  // a reset has been applied, and the design is out of it
-  tpu_assert_on u_assert_on (
+  tpu_assert_never u_push_while_full (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .on_o  (assert_on)
+    .bad_i (push && (count_q == CntW'(Depth)))
   );
-
-  always_ff @(posedge clk_i) begin
-    if (assert_on) begin
-      assert (!(push && (count_q == CntW'(Depth))))
-      else $error("tpu_fifo %m: push while full (overflow)");
-      assert (!(pop && (count_q == '0)))
-      else $error("tpu_fifo %m: pop while empty (underflow)");
-    end
-  end
+  tpu_assert_never u_pop_while_empty (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (pop && (count_q == '0))
+  );
 
   tpu_stream_check #(
     .Width(Width)

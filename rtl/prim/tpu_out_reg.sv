@@ -51,22 +51,14 @@ module tpu_out_reg #(
 
 `ifdef TPU_ASSERT
   // ---------------------------------------------------------------------------
-  // Assertions (immediate, in a clocked block: see tpu_fifo), and the stream
-  // rule on the output (tpu_stream_check).
+  // Assertions: no load while an item waits (it would be lost), and the
+  // stream rule on the output.
   // ---------------------------------------------------------------------------
-  logic assert_on;  // a reset has been applied, and the design is out of it
-  tpu_assert_on u_assert_on (
+  tpu_assert_never u_load_while_full (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .on_o  (assert_on)
+    .bad_i (load_i && valid_o && !ready_i)
   );
-
-  always_ff @(posedge clk_i) begin
-    if (assert_on) begin
-      assert (!(load_i && valid_o && !ready_i))
-      else $error("tpu_out_reg %m: load while full (an item would be lost)");
-    end
-  end
 
   tpu_stream_check #(
     .Width(Width)

@@ -34,23 +34,16 @@ module tpu_stream_check #(
     data_q <= data_i;
   end
 
-  // Immediate assertions in a clocked block (Yosys 0.23 has no concurrent
-  // `assert property`); %m names the port's instance.
-  logic assert_on;  // a reset has been applied, and the design is out of it
-  tpu_assert_on u_assert_on (
+  tpu_assert_never u_valid_dropped (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .on_o  (assert_on)
+    .bad_i (stall_q && !valid_i)
   );
-
-  always_ff @(posedge clk_i) begin
-    if (assert_on) begin
-      assert (!stall_q || valid_i)
-      else $error("%m: valid fell before the handshake");
-      assert (!stall_q || (data_i == data_q))
-      else $error("%m: data changed while valid waited for ready");
-    end
-  end
+  tpu_assert_never u_data_changed (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (stall_q && (data_i != data_q))
+  );
 `else
   logic unused_check;
   assign unused_check = ^{clk_i, rst_ni, valid_i, ready_i, data_i};

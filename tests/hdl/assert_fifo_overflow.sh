@@ -21,7 +21,7 @@ rc=0
 "$tpugen" fuzz --rtl "$work/rtl" --T 4 --maxdim 16 --count 4 --seed 1 -j 1 --no-shrink \
   --out "$work/out" > "$work/fuzz.log" 2>&1 || rc=$?
 [ "$rc" -ne 0 ] || fail "the broken FIFO ran through with exit 0"
-grep -q "Assertion failed in TOP\.tpu_top\.u_[a-z0-9_]*: tpu_fifo .*push while full (overflow)" "$work/fuzz.log" \
+grep -q "Assertion failed in TOP\.tpu_top\.u_[a-z0-9_]*\.u_push_while_full" "$work/fuzz.log" \
   || fail "no tpu_fifo overflow assertion in the report"
 grep -m 1 "Assertion failed" "$work/fuzz.log"
 echo "assert_fifo_overflow.sh: the broken FIFO's overflow assertion fired (exit $rc)"
