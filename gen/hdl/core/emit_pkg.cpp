@@ -36,6 +36,15 @@ std::string instr_width_sv(const RtlContext& ctx) {
   return o;
 }
 
+namespace {
+/// One localparam int per (suffix, value): `<name>_<suffix> = <value>;`.
+std::string int_params(const std::string& name, std::initializer_list<std::pair<const char*, std::int64_t>> values) {
+  std::string o;
+  for (const auto& [suffix, v] : values) o += fmt::format("  localparam int {}_{} = {};\n", name, suffix, v);
+  return o;
+}
+}  // namespace
+
 std::string emit_tpu_pkg(const RtlContext& ctx) {
   const Spec& s = ctx.spec();
   const int op_w = ctx.op_width();
@@ -51,18 +60,11 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
                      op.retired ? "  // retired" : "");
 
   o += "\n  // Instruction word 0 (spec: words[0].fields): lsb, width, usable maximum.\n";
-  for (const auto& f : s.word0) {
-    const std::string n = "FLD_" + upper(f.name);
-    o += fmt::format("  localparam int {0}_LSB = {1};\n  localparam int {0}_W = {2};\n"
-                     "  localparam int {0}_MAX = {3};\n",
-                     n, f.lsb, f.width, f.usable_max);
-  }
+  for (const auto& f : s.word0)
+    o += int_params("FLD_" + upper(f.name), {{"LSB", f.lsb}, {"W", f.width}, {"MAX", f.usable_max}});
   o += "\n  // Instruction word 1: AGU terms (spec: words[1].term).\n";
   o += fmt::format("  localparam int TERM_W = {};  // AGU_TERMS = {} terms, below\n", s.term.width, s.term.count);
-  for (const auto& f : s.term.subfields) {
-    const std::string n = "TERM_" + upper(f.name);
-    o += fmt::format("  localparam int {0}_LSB = {1};\n  localparam int {0}_W = {2};\n", n, f.lsb, f.width);
-  }
+  for (const auto& f : s.term.subfields) o += int_params("TERM_" + upper(f.name), {{"LSB", f.lsb}, {"W", f.width}});
   o += fmt::format("  localparam int TARGET_UNUSED = {};\n", s.unused_target);
   for (const auto& f : s.word0)
     if (f.agu_target) o += fmt::format("  localparam int TARGET_{} = {};\n", upper(f.name), f.agu_target);
@@ -74,12 +76,8 @@ std::string emit_tpu_pkg(const RtlContext& ctx) {
   o += fmt::format("  localparam int WORD_W = {};\n", s.word_bits);
 
   o += "\n  // imem header entries (spec: imem.entries): word, lsb, width.\n";
-  for (const auto& h : s.header) {
-    const std::string n = "HDR_" + upper(h.name);
-    o += fmt::format("  localparam int {0}_WORD = {1};\n  localparam int {0}_LSB = {2};\n"
-                     "  localparam int {0}_W = {3};\n",
-                     n, h.word, h.lsb, h.width);
-  }
+  for (const auto& h : s.header)
+    o += int_params("HDR_" + upper(h.name), {{"WORD", h.word}, {"LSB", h.lsb}, {"W", h.width}});
 
   o += "\n  // Progress counters: one per header entry that counts a unit's work, in\n"
        "  // spec order; progress_o carries COUNT_W bits for each.\n";

@@ -29,28 +29,18 @@ int bits_for(std::size_t n) {
 // --- Classification -----------------------------------------------------------
 
 std::vector<OpPattern> unit_patterns(const RtlContext& ctx, std::string_view unit) {
+  using List = std::vector<const Action*> OpPattern::*;
+  static constexpr std::pair<ActionKind, List> kByKind[] = {
+      {ActionKind::Read, &OpPattern::reads},       {ActionKind::Write, &OpPattern::writes},
+      {ActionKind::Emit, &OpPattern::emits},       {ActionKind::Receive, &OpPattern::receives},
+      {ActionKind::Compute, &OpPattern::computes}};
   std::vector<OpPattern> out;
   for (const auto& use : ctx.uses(unit, "instr")) {
     OpPattern p;
     p.op = use.opcode;
     for (const Action* a : use.actions) {
-      switch (a->kind) {
-        case ActionKind::Read:
-          p.reads.push_back(a);
-          break;
-        case ActionKind::Write:
-          p.writes.push_back(a);
-          break;
-        case ActionKind::Emit:
-          p.emits.push_back(a);
-          break;
-        case ActionKind::Receive:
-          p.receives.push_back(a);
-          break;
-        case ActionKind::Compute:
-          p.computes.push_back(a);
-          break;
-      }
+      for (const auto& [kind, list] : kByKind)
+        if (a->kind == kind) (p.*list).push_back(a);
       const Unit* u = ctx.spec().unit(unit);
       const Port* port = u ? u->port(a->port) : nullptr;
       if (port && port->rate != 1)
