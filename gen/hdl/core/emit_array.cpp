@@ -152,18 +152,20 @@ std::string counter_logic(const ArrayPlan& plan) {
   std::string o;
   for (std::size_t k = 0; k < plan.counters.size(); ++k) {
     const auto& c = plan.counters[k];
-    const std::string q = c.name + "_q";
-    const std::string inc = c.per == Per::Mm ? "CntW'(cw_hs && stg_last_q[T-1]) + CntW'(empty_mm)" : "CntW'(cw_hs)";
+    const bool per_mm = c.per == Per::Mm;
     o += fmt::format(
         "  // tpu_pkg::{0}: items on the array's {1} port.\n"
-        "  logic [CntW-1:0] {2};\n"
-        "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-        "    if (!rst_ni) {2} <= '0;\n"
-        "    else if (clear_i) {2} <= '0;\n"
-        "    else {2} <= {2} + {3};\n"
-        "  end\n"
-        "  assign progress_o[{4}*CntW +: CntW] = {2};\n\n",
-        c.progress, c.port, q, inc, k);
+        "  tpu_counter #(\n"
+        "    .Width(CntW),\n"
+        "    .NInc ({2})\n"
+        "  ) u_{3} (\n"
+        "    .clk_i,\n"
+        "    .rst_ni,\n"
+        "    .clear_i,\n"
+        "    .inc_i  ({4}),\n"
+        "    .count_o(progress_o[{5}*CntW +: CntW])\n"
+        "  );\n\n",
+        c.progress, c.port, per_mm ? 2 : 1, c.name, per_mm ? "{cw_hs && stg_last_q[T-1], empty_mm}" : "cw_hs", k);
   }
   return o;
 }

@@ -267,18 +267,19 @@ std::string render_skeleton_logic(const std::vector<CurField>& fields) {
 }
 
 std::string render_progress(const std::vector<std::string>& increments) {
-  std::string sum = "progress_q";
-  for (const auto& s : increments) sum += fmt::format(" + CountW'({})", s);
   return fmt::format(
-      "  // Steps done, counted as they complete.\n"
-      "  logic [CountW-1:0] progress_q;\n"
-      "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "    if (!rst_ni) progress_q <= '0;\n"
-      "    else if (clear_i) progress_q <= '0;\n"
-      "    else progress_q <= {};\n"
-      "  end\n"
-      "  assign progress_o = progress_q;\n",
-      sum);
+      "  // Steps done, counted as they complete (the hand-written tpu_counter).\n"
+      "  tpu_counter #(\n"
+      "    .Width(CountW),\n"
+      "    .NInc ({})\n"
+      "  ) u_progress (\n"
+      "    .clk_i,\n"
+      "    .rst_ni,\n"
+      "    .clear_i,\n"
+      "    .inc_i  ({{{}}}),\n"
+      "    .count_o(progress_o)\n"
+      "  );\n",
+      increments.size(), fmt::join(increments, ", "));
 }
 
 std::string render_instr_fields(const RtlContext& ctx, const std::set<std::string>& used,

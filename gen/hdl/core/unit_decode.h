@@ -110,8 +110,8 @@ std::string render_skeleton_decls(const std::vector<CurField>& fields);
 /// and does nothing.
 std::string render_skeleton_logic(const std::vector<CurField>& fields);
 
-/// The progress counter register, advanced by the sum of `increments`
-/// (1-bit signals) each cycle, driving progress_o.
+/// The progress counter (a tpu_counter, u_progress), advanced by the number
+/// of `increments` (1-bit signals) high each cycle, driving progress_o.
 std::string render_progress(const std::vector<std::string>& increments);
 
 /// The instruction port is tpu_pkg::instr_t as INSTR_W bits (Icarus 11
