@@ -29,6 +29,8 @@ const std::vector<Emitter>& emitters() {
       {"tpu_dma_rd", "dma_ld's DRAM reads: the request register, tags and the row FIFO", {},
        "core/tpu_dma_rd.sv"},
       {"tpu_dma_ld", "dma_ld: operand rows from A and B", emit_tpu_dma_ld},
+      {"tpu_mem_queue", "a memory unit's engine queue of pending instructions and its hazard check", {},
+       "core/tpu_mem_queue.sv"},
       {"tpu_spm", "spm: the scratchpad and its streams", emit_tpu_spm},
       {"tpu_vru", "vru: the vector registers and the activation stream", emit_tpu_vru},
       {"tpu_accu", "accu: the accumulator registers and their ALU", emit_tpu_accu},

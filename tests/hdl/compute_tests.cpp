@@ -47,7 +47,7 @@ Generated generate_config(const Config& c, const std::string& use) {
 /// The files each module compiles with (tpu_pkg first).
 std::string files_of(const std::string& module) {
   if (module == "tpu_pe") return "tpu_pkg.sv tpu_pe.sv";
-  if (module == "tpu_array") return "tpu_pkg.sv tpu_pe.sv tpu_array.sv";
+  if (module == "tpu_array") return "tpu_pkg.sv tpu_pe.sv tpu_counter.sv tpu_array.sv";
   return "tpu_pkg.sv tpu_fifo.sv tpu_ram_1r1w.sv tpu_accu.sv";
 }
 

@@ -614,86 +614,52 @@ std::string mem_decode(const RtlContext& ctx, const MemPlan& plan) {
 
 /// One engine's queue: `q` is "wq" or "rq", `other` the other queue, `e`
 /// the engine's prefix ("w" or "r"). Declarations and logic.
-std::string mem_queue(const MemPlan& plan, const std::string& q, const std::string& other, const std::string& e,
-                      bool header) {
+/// One engine's queue (u_wq, u_rq: the hand-written tpu_mem_queue), its
+/// slots crossed with the other queue's for the hazard check. The read queue
+/// keeps the header flag and row count with each instruction when the unit
+/// sends header words.
+std::string mem_queue(const std::string& q, const std::string& other, const std::string& e, bool header) {
   const std::string what = q == "wq" ? "write" : "read";
-  std::string o = fmt::format(
-      "  // --- The {0} queue: pending {0} instructions, oldest at the head ---\n"
-      "  // Storage is written when an instruction arrives and needs no reset.\n"
-      "  logic [ActW-1:0]   {1}_act_q   [QD];\n"
-      "  logic [AddrW-1:0]  {1}_base_q  [QD];\n"
-      "  logic [CountW-1:0] {1}_steps_q [QD];\n"
-      "  logic [RangeW-1:0] {1}_hi_q    [QD];  // base + rows\n"
-      "  logic [QD-1:0]     {1}_wide_q;         // the range runs past the memory\n",
-      what, q);
-  if (header)
-    o += fmt::format(
-        "  logic [QD-1:0]     {0}_hdr_q;\n"
-        "  logic [CountW-1:0] {0}_rows_q  [QD];\n",
-        q);
-  o += fmt::format(
-      "  logic [QD-1:0]     {0}_valid_q, {0}_valid_d;  // slot holds a pending instruction\n"
-      "  logic [QD*QD-1:0]  {0}_dep_q, {0}_dep_d;  // slot i, bit j: {1} slot j holds an earlier pending instruction\n"
-      "  logic [QD-1:0]     {0}_alloc, {0}_free;  // slot taken / completed this cycle\n"
-      "  logic [PtrW-1:0]   {0}_head_q, {0}_tail_q;\n"
-      "  logic [QCntW-1:0]  {0}_cnt_q;\n"
-      "  logic              {0}_push;  // instr_i joins this queue\n\n",
-      q, other);
-  o += fmt::format(
-      "  always_ff @(posedge clk_i) begin\n"
-      "    if ({0}_push) begin\n"
-      "      {0}_act_q[{0}_tail_q]   <= dec_act;\n"
-      "      {0}_base_q[{0}_tail_q]  <= dec_addr;\n"
-      "      {0}_steps_q[{0}_tail_q] <= instr.steps;\n"
-      "      {0}_hi_q[{0}_tail_q]    <= dec_hi;\n"
-      "      {0}_wide_q[{0}_tail_q]  <= dec_wide;\n",
-      q);
-  if (header) o += fmt::format("      {0}_hdr_q[{0}_tail_q]   <= dec_hdr;\n      {0}_rows_q[{0}_tail_q]  <= dec_rows;\n", q);
-  o += "    end\n  end\n\n";
-  o += fmt::format(
-      "  for (genvar i = 0; i < QD; i++) begin : gen_{0}_slot\n"
-      "    assign {0}_alloc[i] = {0}_push && ({0}_tail_q == PtrW'(i));\n"
-      "    assign {0}_free[i]  = {1}_last && ({0}_head_q == PtrW'(i));\n"
-      "    // An arriving instruction is later than every pending one of the other queue.\n"
-      "    assign {0}_dep_d[i*QD +: QD] = ({0}_alloc[i] ? {2}_valid_q : {0}_dep_q[i*QD +: QD]) & ~{2}_free;\n"
-      "  end\n"
-      "  assign {0}_valid_d = ({0}_valid_q & ~{0}_free) | {0}_alloc;\n\n"
-      "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-      "    if (!rst_ni) begin\n"
-      "      {0}_valid_q <= '0;\n"
-      "      {0}_dep_q   <= '0;\n"
-      "      {0}_head_q  <= '0;\n"
-      "      {0}_tail_q  <= '0;\n"
-      "      {0}_cnt_q   <= '0;\n"
-      "      {1}_done_q   <= '0;\n"
-      "    end else begin\n"
-      "      {0}_valid_q <= {0}_valid_d;\n"
-      "      {0}_dep_q   <= {0}_dep_d;\n"
-      "      if ({1}_last) {0}_head_q <= next_ptr({0}_head_q);\n"
-      "      if ({0}_push) {0}_tail_q <= next_ptr({0}_tail_q);\n"
-      "      {0}_cnt_q   <= {0}_cnt_q + QCntW'({0}_push) - QCntW'({1}_last);\n"
-      "      {1}_done_q   <= {1}_last ? '0 : {1}_done_q + CountW'({1}_step);\n"
-      "    end\n"
-      "  end\n\n",
-      q, e, other);
-  // The head and its hazard check.
-  o += fmt::format(
-      "  // The head: the instruction the {0} engine works on, {1}_done_q steps in.\n"
-      "  assign {1}_valid = {2}_valid_q[{2}_head_q];\n"
-      "  assign {1}_act   = {2}_act_q[{2}_head_q];\n"
-      "  assign {1}_last  = {1}_step && (({1}_done_q + CountW'(1)) == {2}_steps_q[{2}_head_q]);\n"
-      "  assign {1}_dep   = {2}_dep_q[{2}_head_q*QD +: QD];\n"
-      "  // It waits while an earlier pending instruction of the other queue\n"
-      "  // touches an overlapping range.\n"
-      "  for (genvar j = 0; j < QD; j++) begin : gen_{1}_hazard\n"
-      "    assign {1}_conflict[j] = {1}_dep[j] && overlap({2}_base_q[{2}_head_q], {2}_hi_q[{2}_head_q],\n"
-      "                                                 {2}_wide_q[{2}_head_q], {3}_base_q[j], {3}_hi_q[j],\n"
-      "                                                 {3}_wide_q[j]);\n"
-      "  end\n"
-      "  assign {1}_go = {1}_valid && ({1}_conflict == '0);\n\n",
-      what, e, q, other);
-  (void)plan;
-  return o;
+  return fmt::format(
+      "  // The {0} engine's queue: pending {0} instructions, oldest at the head.\n"
+      "  tpu_mem_queue #(\n"
+      "    .QD    (QD),\n"
+      "    .AddrW (AddrW),\n"
+      "    .CountW(CountW),\n"
+      "    .ActW  (ActW),\n"
+      "    .ExtraW({4})\n"
+      "  ) u_{1} (\n"
+      "    .clk_i,\n"
+      "    .rst_ni,\n"
+      "    .push_i       ({1}_push),\n"
+      "    .act_i        (dec_act),\n"
+      "    .base_i       (dec_addr),\n"
+      "    .hi_i         (dec_hi),\n"
+      "    .wide_i       (dec_wide),\n"
+      "    .steps_i      (instr.steps),\n"
+      "    .extra_i      ({5}),\n"
+      "    .full_o       ({1}_full),\n"
+      "    .empty_o      ({1}_empty),\n"
+      "    .step_i       ({3}_step),\n"
+      "    .valid_o      ({3}_valid),\n"
+      "    .go_o         ({3}_go),\n"
+      "    .last_o       ({3}_last),\n"
+      "    .act_o        ({3}_act),\n"
+      "    .base_o       ({3}_base),\n"
+      "    .done_o       ({3}_done),\n"
+      "    .extra_o      ({3}_extra),\n"
+      "    .slot_valid_o ({1}_slot_valid),\n"
+      "    .slot_free_o  ({1}_slot_free),\n"
+      "    .slot_base_o  ({1}_slot_base),\n"
+      "    .slot_hi_o    ({1}_slot_hi),\n"
+      "    .slot_wide_o  ({1}_slot_wide),\n"
+      "    .other_valid_i({2}_slot_valid),\n"
+      "    .other_free_i ({2}_slot_free),\n"
+      "    .other_base_i ({2}_slot_base),\n"
+      "    .other_hi_i   ({2}_slot_hi),\n"
+      "    .other_wide_i ({2}_slot_wide)\n"
+      "  );\n\n",
+      what, q, other, e, header ? "1 + CountW" : "1", header ? "{dec_hdr, dec_rows}" : "1'b0");
 }
 
 std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
@@ -711,8 +677,6 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += fmt::format("  localparam int AddrW     = ({0} > 1) ? $clog2({0}) : 1;  // {1} address bits\n", plan.depth, m);
   o += "  localparam int CountW    = tpu_pkg::COUNT_W;\n"
        "  localparam int RangeW    = ((AddrW > CountW) ? AddrW : CountW) + 1;  // end of a row range\n"
-       "  localparam int PtrW      = (QD > 1) ? $clog2(QD) : 1;  // queue slot index\n"
-       "  localparam int QCntW     = $clog2(QD + 1);\n"
        "  localparam int SkidDepth = 2;  // items each output FIFO holds\n"
        "  localparam int SkidCntW  = $clog2(SkidDepth + 1);\n"
        "  localparam int RoomW     = SkidCntW + 1;\n";
@@ -737,14 +701,19 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   for (const auto& op : plan.ops) addr_fields.insert(op.field);
   o += render_instr_fields(ctx, plan.used, addr_fields);
 
-  o += "\n  // The engines' heads.\n";
-  for (const std::string e : {"w", "r"})
+  o += "\n  // The engines' queues (tpu_mem_queue) and their heads.\n";
+  for (const auto& [e, q] : {std::pair{"w", "wq"}, std::pair{"r", "rq"}})
     o += fmt::format(
+        "  logic              {1}_push, {1}_full, {1}_empty;  // instr_i joins the queue; QD pending; none\n"
         "  logic              {0}_valid, {0}_go, {0}_step, {0}_last;  // head pending, free of hazards, steps, last step\n"
         "  logic [ActW-1:0]   {0}_act;\n"
-        "  logic [CountW-1:0] {0}_done_q;  // steps the head took\n"
-        "  logic [QD-1:0]     {0}_dep, {0}_conflict;\n",
-        e);
+        "  logic [AddrW-1:0]  {0}_base;\n"
+        "  logic [CountW-1:0] {0}_done;  // steps the head took\n"
+        "  logic [{2}-1:0]    {0}_extra;\n"
+        "  logic [QD-1:0]        {1}_slot_valid, {1}_slot_free, {1}_slot_wide;\n"
+        "  logic [QD*AddrW-1:0]  {1}_slot_base;\n"
+        "  logic [QD*RangeW-1:0] {1}_slot_hi;\n",
+        e, q, std::string(q) == "rq" && plan.any_header ? "1 + CountW" : "1");
   o += "  logic              r_hdr;  // the read head's step sends the header word\n"
        "  logic [AddrW-1:0]  w_addr, r_addr;\n\n";
   o += fmt::format("  // {}: one write and one read port, read data a cycle later.\n", m);
@@ -759,17 +728,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
     if (!a.in)
       o += fmt::format("  logic {0}_push, {0}_pop, {0}_room, {0}_fifo_ready;\n  logic [SkidCntW-1:0] {0}_usage;\n",
                        a.port);
-  o += "\n"
-       "  function automatic logic [PtrW-1:0] next_ptr(input logic [PtrW-1:0] ptr);\n"
-       "    if (ptr == PtrW'(QD - 1)) next_ptr = '0;\n"
-       "    else next_ptr = ptr + PtrW'(1);\n"
-       "  endfunction\n\n"
-       "  // Whether rows [a_lo, a_hi) and [b_lo, b_hi) meet; a wide range meets any.\n"
-       "  function automatic logic overlap(input logic [AddrW-1:0] a_lo, input logic [RangeW-1:0] a_hi,\n"
-       "                                   input logic a_wide, input logic [AddrW-1:0] b_lo,\n"
-       "                                   input logic [RangeW-1:0] b_hi, input logic b_wide);\n"
-       "    overlap = a_wide || b_wide || ((RangeW'(a_lo) < b_hi) && (RangeW'(b_lo) < a_hi));\n"
-       "  endfunction\n\n";
+  o += "\n";
 
   o += mem_decode(ctx, plan) + "\n";
   o += fmt::format(
@@ -777,12 +736,17 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
       "  assign dec_take      = dec_valid && (instr.steps != '0);\n"
       "  assign dec_hi        = RangeW'(dec_addr) + RangeW'(dec_len);\n"
       "  assign dec_wide      = dec_hi > RangeW'({0});\n"
-      "  assign instr_ready_o = !dec_take || (dec_write ? (wq_cnt_q != QCntW'(QD)) : (rq_cnt_q != QCntW'(QD)));\n"
+      "  assign instr_ready_o = !dec_take || (dec_write ? !wq_full : !rq_full);\n"
       "  assign wq_push       = instr_valid_i && instr_ready_o && dec_take && dec_write;\n"
       "  assign rq_push       = instr_valid_i && instr_ready_o && dec_take && !dec_write;\n\n",
       plan.depth);
-  o += mem_queue(plan, "wq", "rq", "w", false);
-  o += mem_queue(plan, "rq", "wq", "r", plan.any_header);
+  o += mem_queue("wq", "rq", "w", false);
+  o += mem_queue("rq", "wq", "r", plan.any_header);
+  o += fmt::format("  // The engines go on go_o (valid and free of hazards) and the queues see\n"
+                   "  // their own last steps; the addresses take AddrW bits of the step counts; the\n"
+                   "  // write queue keeps no extra bits.\n"
+                   "  logic unused_heads;\n  assign unused_heads = ^{{w_valid, r_valid, w_last, r_last, w_done, r_done, w_extra{}}};\n\n",
+                   plan.any_header ? "" : ", r_extra");
 
   // The engines' steps.
   std::vector<std::string> wtakes, rtakes, wdata;
@@ -798,7 +762,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   for (std::size_t i = wdata.size(); i-- > 1;)
     data = fmt::format("(w_act == {0}) ? {1}_data_i : {2}", MemAct{wdata[i - 1], true, 0}.name(), wdata[i - 1], data);
   o += fmt::format("  assign w_step = {};\n", fmt::join(wtakes, " || "));
-  o += "  assign w_addr = wq_base_q[wq_head_q] + AddrW'(w_done_q);\n";
+  o += "  assign w_addr = w_base + AddrW'(w_done);\n";
   o += fmt::format("  assign {0}_we  = w_step;\n  assign {0}_wdata = {1};\n\n", m, data);
   o += "  // The read engine: a read at base + done (after the header word, if any)\n"
        "  // for the head's output, when it has room.\n";
@@ -809,11 +773,11 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   }
   o += fmt::format("  assign r_step = {};\n", fmt::join(rtakes, " || "));
   if (plan.any_header) {
-    o += "  assign r_hdr  = rq_hdr_q[rq_head_q] && (r_done_q == '0);\n"
-         "  assign r_addr = rq_base_q[rq_head_q] + AddrW'(r_done_q) - AddrW'(rq_hdr_q[rq_head_q]);\n";
+    o += "  assign r_hdr  = r_extra[CountW] && (r_done == '0);  // {header flag, row count}\n"
+         "  assign r_addr = r_base + AddrW'(r_done) - AddrW'(r_extra[CountW]);\n";
   } else {
     o += "  assign r_hdr  = 1'b0;\n"
-         "  assign r_addr = rq_base_q[rq_head_q] + AddrW'(r_done_q);\n";
+         "  assign r_addr = r_base + AddrW'(r_done);\n";
   }
   o += fmt::format("  assign {}_re  = r_step && !r_hdr;\n\n", m);
 
@@ -840,14 +804,14 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += "    end else begin\n"
        "      p1_valid_q <= r_step;\n"
        "      p1_act_q   <= r_act;\n";
-  if (plan.any_header) o += "      p1_hdr_q   <= r_hdr;\n      p1_rows_q  <= rq_rows_q[rq_head_q];\n";
+  if (plan.any_header) o += "      p1_hdr_q   <= r_hdr;\n      p1_rows_q  <= r_extra[CountW-1:0];\n";
   o += "    end\n  end\n";
   if (plan.any_header)
     o += fmt::format("  assign p1_data = p1_hdr_q ? VW'({{HdrFlags, p1_rows_q}}) : {}_rdata;\n\n", m);
   else
     o += fmt::format("  assign p1_data = {}_rdata;\n\n", m);
 
-  std::vector<std::string> progress, idle = {"(wq_cnt_q == '0)", "(rq_cnt_q == '0)", "!p1_valid_q"}, sink;
+  std::vector<std::string> progress, idle = {"wq_empty", "rq_empty", "!p1_valid_q"}, sink;
   for (const auto& a : plan.acts) {
     if (a.in) {
       progress.push_back(a.port + "_take");
