@@ -15,8 +15,10 @@
 // grant.
 //
 // Assertions (at the end, under `ifdef TPU_ASSERT, as tpu_fifo): the grant
-// is one-hot or zero, and the stream rule on every input and on the output
-// (tpu_stream_check).
+// is one-hot or zero. The stream rule of the ports is the requesters' and the
+// consumer's to check: in the AXI top the AR channel's is the AXI protocol
+// checker's (tb/sim/axi/axi_checker.h), which rtl.axi_broken_master_* expect
+// to report a broken master.
 //
 // Parameters:
 //   N      requesters (>= 2)
@@ -87,8 +89,7 @@ module tpu_rr_arb #(
 
 `ifdef TPU_ASSERT
   // ---------------------------------------------------------------------------
-  // Assertions: a one-hot (or zero) grant, and the stream rule on every input
-  // and on the output (tpu_stream_check).
+  // Assertions: a one-hot (or zero) grant.
   // ---------------------------------------------------------------------------
   logic assert_on;  // a reset has been applied, and the design is out of it
   tpu_assert_on u_assert_on (
@@ -103,28 +104,6 @@ module tpu_rr_arb #(
       else $error("tpu_rr_arb %m: grant %b is not one-hot", gnt);
     end
   end
-
-  for (genvar i = 0; i < N; i++) begin : g_check_in
-    tpu_stream_check #(
-      .Width(Width)
-    ) u_check_in (
-      .clk_i  (clk_i),
-      .rst_ni (rst_ni),
-      .valid_i(valid_i[i]),
-      .ready_i(ready_o[i]),
-      .data_i (data_i[i*Width +: Width])
-    );
-  end
-
-  tpu_stream_check #(
-    .Width(Width + IdxW)
-  ) u_check_out (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .valid_i(valid_o),
-    .ready_i(ready_i),
-    .data_i ({idx_o, data_o})
-  );
 `endif
 
 endmodule
