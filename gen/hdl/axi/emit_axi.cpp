@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "hdl/emitters.h"
 
@@ -100,6 +102,23 @@ std::string ax_constants(std::string_view mp, std::string_view ch) {
   assign {0}{1}REGION = 4'b0000;
 )",
                      mp, ch);
+}
+
+/// One of the core's memory ports (tpu_top's <port>_req_* and <port>_rsp_*)
+/// and the signals tpu_axi_top connects to it (<signal>_req_*, <signal>_rsp_*):
+/// a valid/ready request and a valid/ready response, each with its payload
+/// fields (name and width).
+struct CoreMemPort {
+  std::string_view port, signal;
+  std::vector<std::pair<std::string_view, std::string_view>> req, rsp;
+};
+
+const std::vector<CoreMemPort>& core_mem_ports() {
+  static const std::vector<CoreMemPort> ports{
+      {"imem", "imem", {{"addr", "15:0"}}, {{"data", "ImemBytes*8-1:0"}}},
+      {"dram_rd", "rd", {{"sel", ""}, {"addr", "31:0"}}, {{"data", "RdBytes*8-1:0"}}},
+      {"dram_wr", "wr", {{"addr", "31:0"}, {"data", "WrBytes*8-1:0"}, {"strb", "WrBytes-1:0"}}, {}}};
+  return ports;
 }
 
 /// A field's byte-strobed write mask term: the bits of `data` the host
@@ -452,18 +471,22 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
                    ctx.spec().fault_width);
 
   // --- Core ----------------------------------------------------------------------------
-  o += R"(  // --- Core -----------------------------------------------------------------------------
-  logic imem_req_valid, imem_req_ready, imem_rsp_valid, imem_rsp_ready;
-  logic [15:0] imem_req_addr;
-  logic [ImemBytes*8-1:0] imem_rsp_data;
-  logic rd_req_valid, rd_req_ready, rd_req_sel, rd_rsp_valid, rd_rsp_ready;
-  logic [31:0] rd_req_addr;
-  logic [RdBytes*8-1:0] rd_rsp_data;
-  logic wr_req_valid, wr_req_ready, wr_rsp_valid, wr_rsp_ready;
-  logic [31:0] wr_req_addr;
-  logic [WrBytes*8-1:0] wr_req_data;
-  logic [WrBytes-1:0] wr_req_strb;
-  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] core_progress;
+  o += "  // --- Core -----------------------------------------------------------------------------\n";
+  // The memory ports' signals, and their connections to u_core.
+  std::vector<std::string> mem_conns;
+  for (const auto& p : core_mem_ports()) {
+    o += fmt::format("  logic {0}_req_valid, {0}_req_ready, {0}_rsp_valid, {0}_rsp_ready;\n", p.signal);
+    for (const auto& [dir, fields] : {std::pair{"req", &p.req}, std::pair{"rsp", &p.rsp}}) {
+      const bool req = std::string_view(dir) == "req";
+      mem_conns.push_back(fmt::format("    .{0}_{2}_valid_{3}({1}_{2}_valid)", p.port, p.signal, dir, req ? "o" : "i"));
+      mem_conns.push_back(fmt::format("    .{0}_{2}_ready_{3}({1}_{2}_ready)", p.port, p.signal, dir, req ? "i" : "o"));
+      for (const auto& [name, width] : *fields) {
+        o += fmt::format("  logic {}{}_{}_{};\n", width.empty() ? "" : fmt::format("[{}] ", width), p.signal, dir, name);
+        mem_conns.push_back(fmt::format("    .{0}_{2}_{3}_{4}({1}_{2}_{3})", p.port, p.signal, dir, name, req ? "o" : "i"));
+      }
+    }
+  }
+  o += R"(  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] core_progress;
   logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0] core_header;
 
   tpu_top #(
@@ -485,29 +508,8 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .progress_o(core_progress),
     .header_o(core_header),
     .cycles_o(core_cycles),
-    .imem_req_valid_o(imem_req_valid),
-    .imem_req_ready_i(imem_req_ready),
-    .imem_req_addr_o(imem_req_addr),
-    .imem_rsp_valid_i(imem_rsp_valid),
-    .imem_rsp_ready_o(imem_rsp_ready),
-    .imem_rsp_data_i(imem_rsp_data),
-    .dram_rd_req_valid_o(rd_req_valid),
-    .dram_rd_req_ready_i(rd_req_ready),
-    .dram_rd_req_sel_o(rd_req_sel),
-    .dram_rd_req_addr_o(rd_req_addr),
-    .dram_rd_rsp_valid_i(rd_rsp_valid),
-    .dram_rd_rsp_ready_o(rd_rsp_ready),
-    .dram_rd_rsp_data_i(rd_rsp_data),
-    .dram_wr_req_valid_o(wr_req_valid),
-    .dram_wr_req_ready_i(wr_req_ready),
-    .dram_wr_req_addr_o(wr_req_addr),
-    .dram_wr_req_data_o(wr_req_data),
-    .dram_wr_req_strb_o(wr_req_strb),
-    .dram_wr_rsp_valid_i(wr_rsp_valid),
-    .dram_wr_rsp_ready_o(wr_rsp_ready)
-  );
-
 )";
+  o += fmt::format("{}\n  );\n\n", fmt::join(mem_conns, ",\n"));
 
   // --- Streams ---------------------------------------------------------------------------
   auto adapter_params = [&](const std::string& bytes, int id) {
