@@ -35,7 +35,7 @@ constexpr std::array<InjectedBug, 7> kBugs = {{
      "    end else if (ax_ready_i) begin\n      ax_valid_q <= 1'b0;",
      "    end else begin  // INJECTED DEFECT: drops VALID without READY\n      ax_valid_q <= 1'b0;"},
     {"axi_wlast_early", "tpu_axi_wr", "WLAST on every beat (needs a write burst of two beats or more)",
-     "assign w_last_o  = (wbeat_q == wlen);", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
+     "assign w_last_o  = w_final;", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
 }};
 }  // namespace
 

@@ -7,8 +7,8 @@
 // size. Consecutive requests join INCR bursts of narrow beats (AxSIZE =
 // log2(ReqBytes)) of at most MaxBurst beats, never across a Boundary-byte
 // page (tpu_axi_burst).
-// Up to Outstanding bursts are in flight; their beats come back in order
-// (one ID), and each beat's ReqBytes lane (the address's byte lanes, as AXI
+// Up to Outstanding bursts are in flight (tpu_axi_beats); their beats come
+// back in order (one ID), and each beat's ReqBytes lane (the address's byte lanes, as AXI
 // places a narrow transfer) is the response to the core.
 //
 // Stream rules (PULP common_cells): ar_valid_o never depends on ar_ready_i
@@ -65,11 +65,10 @@ module tpu_axi_rd #(
   localparam int TrkW   = LaneW + 8;
 
   // --- Bursts: consecutive requests joined, issued on AR ----------------------------
-  logic             close, trk_push_ready, trk_valid, trk_pop;
+  logic             close, trk_push_ready, trk_valid;
   logic [AddrW-1:0] open_addr;
   logic [7:0]       open_len;
   logic [TrkW-1:0]  trk_push_data, trk_data;
-  logic [$clog2(Outstanding+1)-1:0] trk_usage;
 
   tpu_axi_burst #(
     .AddrW(AddrW),
@@ -101,47 +100,41 @@ module tpu_axi_rd #(
     else lane_of = '0;
   endfunction
 
-  // --- Bursts in flight: first lane and length, in issue order ------------------
+  // --- Bursts in flight: first lane and length, beat by beat (tpu_axi_beats) ---
+  logic [7:0]       beat;
+  logic [LaneW-1:0] trk_lane, lane;
+  logic             r_fire, r_final;
   assign trk_push_data = {lane_of(open_addr), open_len};
 
-  tpu_fifo #(
+  tpu_axi_beats #(
     .Width(TrkW),
     .Depth(Outstanding)
   ) u_bursts (
     .clk_i,
     .rst_ni,
-    .valid_i(close),
-    .ready_o(trk_push_ready),
-    .data_i (trk_push_data),
-    .valid_o(trk_valid),
-    .ready_i(trk_pop),
-    .data_o (trk_data),
-    .usage_o(trk_usage)
+    .push_i      (close),
+    .push_ready_o(trk_push_ready),
+    .data_i      (trk_push_data),
+    .valid_o     (trk_valid),
+    .data_o      (trk_data),
+    .beat_o      (beat),
+    .last_o      (r_final),
+    .beat_i      (r_fire)
   );
 
   // --- R: one beat, one response --------------------------------------------------
-  logic [7:0]       beat_q;
-  logic [7:0]       trk_len;
-  logic [LaneW-1:0] trk_lane, lane;
-  logic             r_fire, r_final;
-  assign trk_len  = trk_data[7:0];
   assign trk_lane = trk_data[TrkW-1:8];
-  assign lane     = (NLanes > 1) ? LaneW'(trk_lane + LaneW'(beat_q)) : '0;
+  assign lane     = (NLanes > 1) ? LaneW'(trk_lane + LaneW'(beat)) : '0;
 
   assign rsp_valid_o = r_valid_i && trk_valid;
   assign r_ready_o   = rsp_ready_i && trk_valid;
   assign rsp_data_o  = r_data_i[32'(lane) * ReqBytes * 8 +: ReqBytes * 8];
   assign r_fire      = r_valid_i && r_ready_o;
-  assign r_final     = (beat_q == trk_len);
-  assign trk_pop     = r_fire && r_final;
   assign err_o       = r_fire && ((r_resp_i != 2'b00) || (r_last_i != r_final));
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) beat_q <= '0;
-    else if (r_fire) beat_q <= r_final ? 8'd0 : beat_q + 8'd1;
-  end
-
-  logic unused_usage;
-  assign unused_usage = ^trk_usage;
+  // A record's length is counted off in u_bursts; the lane takes the beat's
+  // low bits only.
+  logic unused;
+  assign unused = ^{trk_data[7:0], beat};
 
 endmodule

@@ -115,24 +115,24 @@ module tpu_axi_wr #(
     .usage_o(beat_usage)
   );
 
-  // --- W: the beats of closed bursts, WLAST on each burst's last ------------------
-  logic       wlen_valid, wlen_pop;
-  logic [7:0] wlen, wbeat_q;
-  logic [$clog2(Outstanding+1)-1:0] wlen_usage;
+  // --- W: the beats of closed bursts, WLAST on each burst's last (tpu_axi_beats) --
+  logic       wlen_valid, w_final;
+  logic [7:0] wlen, wbeat;
 
-  tpu_fifo #(
+  tpu_axi_beats #(
     .Width(8),
     .Depth(Outstanding)
   ) u_w_bursts (
     .clk_i,
     .rst_ni,
-    .valid_i(close),
-    .ready_o(wlen_push_ready),
-    .data_i (open_len),
-    .valid_o(wlen_valid),
-    .ready_i(wlen_pop),
-    .data_o (wlen),
-    .usage_o(wlen_usage)
+    .push_i      (close),
+    .push_ready_o(wlen_push_ready),
+    .data_i      (open_len),
+    .valid_o     (wlen_valid),
+    .data_o      (wlen),
+    .beat_o      (wbeat),
+    .last_o      (w_final),
+    .beat_i      (beat_pop)
   );
 
   assign w_valid_o = beat_valid && wlen_valid;
@@ -146,58 +146,45 @@ module tpu_axi_wr #(
     w_data_o[32'(beat_lane) * ReqBytes * 8 +: ReqBytes * 8] = beat_data[ReqBytes*8-1:0];
     w_strb_o[32'(beat_lane) * ReqBytes +: ReqBytes]         = beat_data[ReqBytes*8 +: ReqBytes];
   end
-  assign w_last_o  = (wbeat_q == wlen);
+  assign w_last_o  = w_final;
   assign beat_pop  = w_valid_o && w_ready_i;
-  assign wlen_pop  = beat_pop && w_last_o;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) wbeat_q <= '0;
-    else if (beat_pop) wbeat_q <= w_last_o ? 8'd0 : wbeat_q + 8'd1;
-  end
-
-  // --- B: a burst's response, as one acknowledgement per write ---------------------
-  logic       ack_valid, ack_pop;
-  logic [7:0] ack_len, acks_q;
+  // --- B: a burst's response, as one acknowledgement per write (tpu_axi_beats) ----
+  // After a B, acknowledge the burst's writes one by one, then take the next B.
+  logic       ack_valid, ack_final, ack;
+  logic [7:0] ack_len, ack_beat;
   logic       acking_q;
-  logic [$clog2(Outstanding+1)-1:0] ack_usage;
 
-  tpu_fifo #(
+  tpu_axi_beats #(
     .Width(8),
     .Depth(Outstanding)
   ) u_b_bursts (
     .clk_i,
     .rst_ni,
-    .valid_i(close),
-    .ready_o(ack_push_ready),
-    .data_i (open_len),
-    .valid_o(ack_valid),
-    .ready_i(ack_pop),
-    .data_o (ack_len),
-    .usage_o(ack_usage)
+    .push_i      (close),
+    .push_ready_o(ack_push_ready),
+    .data_i      (open_len),
+    .valid_o     (ack_valid),
+    .data_o      (ack_len),
+    .beat_o      (ack_beat),
+    .last_o      (ack_final),
+    .beat_i      (ack)
   );
 
-  // After a B, acknowledge the burst's writes one by one (acks_q counts down
-  // from its beats - 1), then take the next B.
   assign b_ready_o   = !acking_q && ack_valid;
   assign rsp_valid_o = acking_q;
-  assign ack_pop     = acking_q && rsp_ready_i && (acks_q == 8'd0);
+  assign ack         = acking_q && rsp_ready_i;
   assign err_o       = b_valid_i && b_ready_o && (b_resp_i != 2'b00);
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      acking_q <= 1'b0;
-      acks_q   <= '0;
-    end else if (b_valid_i && b_ready_o) begin
-      acking_q <= 1'b1;
-      acks_q   <= ack_len;
-    end else if (acking_q && rsp_ready_i) begin
-      if (acks_q == 8'd0) acking_q <= 1'b0;
-      else acks_q <= acks_q - 8'd1;
-    end
+    if (!rst_ni) acking_q <= 1'b0;
+    else if (b_valid_i && b_ready_o) acking_q <= 1'b1;
+    else if (ack && ack_final) acking_q <= 1'b0;
   end
 
-  // The burst's start address is on AW already; the beats carry their lanes.
+  // The burst's start address is on AW already; the beats carry their lanes;
+  // the W and B records are their lengths only.
   logic unused;
-  assign unused = ^{beat_usage, wlen_usage, ack_usage, open_addr};
+  assign unused = ^{beat_usage, open_addr, wlen, wbeat, ack_len, ack_beat};
 
 endmodule

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "hdl/emitters.h"
 
@@ -26,6 +28,98 @@ std::string axi_header(const RtlContext& ctx, std::string_view module, std::stri
 
 std::string width_decl(int width) { return width == 1 ? "" : fmt::format("[{}:0] ", width - 1); }
 
+/// One port of the AXI4-Lite slave, as tpu_axil_slave and tpu_axi_ctrl name
+/// it (<name>_i or <name>_o); width 0 is the address (AddrW bits).
+struct LitePort {
+  std::string_view name;
+  bool input;
+  int width;
+};
+constexpr LitePort kLitePorts[] = {
+    {"aw_valid", true, 1},  {"aw_ready", false, 1}, {"aw_addr", true, 0},  {"w_valid", true, 1},
+    {"w_ready", false, 1},  {"w_data", true, 32},   {"w_strb", true, 4},   {"b_valid", false, 1},
+    {"b_ready", true, 1},   {"b_resp", false, 2},   {"ar_valid", true, 1}, {"ar_ready", false, 1},
+    {"ar_addr", true, 0},   {"r_valid", false, 1},  {"r_ready", true, 1},  {"r_data", false, 32},
+    {"r_resp", false, 2}};
+
+std::string lite_port(const LitePort& p) { return fmt::format("{}_{}", p.name, p.input ? "i" : "o"); }
+
+/// The AXI name of a slave port: aw_valid -> AWVALID.
+std::string lite_axi_name(const LitePort& p) {
+  std::string n;
+  for (const char ch : p.name)
+    if (ch != '_') n += static_cast<char>(ch - 'a' + 'A');
+  return n;
+}
+
+/// The slave's ports as declarations, one a line, each line ending in
+/// `last_sep` after the last port and "," before: `name(p)` names each port
+/// and `addr_width` is the address's width expression.
+template <typename Name>
+std::string lite_port_decls(Name name, std::string_view addr_width) {
+  std::vector<std::string> lines;
+  for (const auto& p : kLitePorts) {
+    const std::string w = p.width == 0 ? fmt::format("[{}-1:0] ", addr_width)
+                                       : (p.width == 1 ? std::string() : fmt::format("[{}:0] ", p.width - 1));
+    lines.push_back(fmt::format("  {} logic {}{}", p.input ? "input " : "output", w, name(p)));
+  }
+  return fmt::format("{}", fmt::join(lines, ",\n"));
+}
+
+/// Named connections of the slave's ports: .<port>(signal(p)), one a line.
+template <typename Signal>
+std::string lite_port_conns(Signal signal) {
+  std::string o;
+  for (const auto& p : kLitePorts) o += fmt::format("    .{}({}),\n", lite_port(p), signal(p));
+  return o;
+}
+
+/// An AXI4 master's address channel (AW or AR) as port declarations.
+std::string ax_port_decls(std::string_view mp, std::string_view ch, int addr_bits, int id_bits) {
+  return fmt::format(R"(  output logic {0}{1}VALID,
+  input  logic {0}{1}READY,
+  output logic [{2}-1:0] {0}{1}ADDR,
+  output logic [{3}-1:0] {0}{1}ID,
+  output logic [7:0] {0}{1}LEN,
+  output logic [2:0] {0}{1}SIZE,
+  output logic [1:0] {0}{1}BURST,
+  output logic [1:0] {0}{1}LOCK,
+  output logic [3:0] {0}{1}CACHE,
+  output logic [2:0] {0}{1}PROT,
+  output logic [3:0] {0}{1}QOS,
+  output logic [3:0] {0}{1}REGION,
+)",
+                     mp, ch, addr_bits, id_bits);
+}
+
+/// The fixed attributes of every burst on an address channel (AW or AR).
+std::string ax_constants(std::string_view mp, std::string_view ch) {
+  return fmt::format(R"(  assign {0}{1}BURST  = 2'b01;    // INCR
+  assign {0}{1}LOCK   = 2'b00;
+  assign {0}{1}CACHE  = 4'b0011;  // normal, non-cacheable, bufferable (as Vitis m_axi)
+  assign {0}{1}PROT   = 3'b000;
+  assign {0}{1}QOS    = 4'b0000;
+  assign {0}{1}REGION = 4'b0000;
+)",
+                     mp, ch);
+}
+
+/// One of the core's memory ports (tpu_top's <port>_req_* and <port>_rsp_*)
+/// and the signals tpu_axi_top connects to it (<signal>_req_*, <signal>_rsp_*):
+/// a valid/ready request and a valid/ready response, each with its payload
+/// fields (name and width).
+struct CoreMemPort {
+  std::string_view port, signal;
+  std::vector<std::pair<std::string_view, std::string_view>> req, rsp;
+};
+
+const std::vector<CoreMemPort>& core_mem_ports() {
+  static const std::vector<CoreMemPort> ports{
+      {"imem", "imem", {{"addr", "15:0"}}, {{"data", "ImemBytes*8-1:0"}}},
+      {"dram_rd", "rd", {{"sel", ""}, {"addr", "31:0"}}, {{"data", "RdBytes*8-1:0"}}},
+      {"dram_wr", "wr", {{"addr", "31:0"}, {"data", "WrBytes*8-1:0"}, {"strb", "WrBytes-1:0"}}, {}}};
+  return ports;
+}
 
 /// A field's byte-strobed write mask term: the bits of `data` the host
 /// writes, for a field of bits [lsb, lsb+width).
@@ -41,12 +135,13 @@ std::string emit_tpu_axi_ctrl(const RtlContext& ctx) {
   const AxiControlSpec& c = ctx.axi().control;
   std::string o = axi_header(ctx, "tpu_axi_ctrl", "the AXI4-Lite control slave of tpu_axi_top");
   o += R"(//
-// A register file from the control map of the AXI spec. AW and W are taken
-// independently (each ready while its one-entry buffer is empty); the write
-// happens when both are held and no B is waiting, honouring WSTRB, and B
-// answers OKAY. AR is taken while no R is waiting; R answers OKAY with the
-// register's value (0 for an offset no register has), and reading a
-// register clears its cor fields (an event in the same cycle wins).
+// A register file from the control map of the AXI spec, behind the channel
+// handshakes of tpu_axil_slave (rtl/axi/): AW and W are taken independently
+// (each ready while its one-entry buffer is empty); the write happens when
+// both are held and no B is waiting, honouring WSTRB, and B answers OKAY.
+// AR is taken while no R is waiting; R answers OKAY with the register's
+// value (0 for an offset no register has), and reading a register clears
+// its cor fields (an event in the same cycle wins).
 // Every rw field is an output <field>_o; every ro field an input <field>_i;
 // a w1s_hc, cor or tow field is an output <field>_o set by <field>_set_i
 // (w1s_hc also cleared by <field>_clear_i).
@@ -59,26 +154,8 @@ std::string emit_tpu_axi_ctrl(const RtlContext& ctx) {
       o += fmt::format("//          [{}:{}] {} ({})\n", f.lsb + f.width - 1, f.lsb, f.name, access_name(f.access));
   }
   o += fmt::format("module tpu_axi_ctrl #(\n  parameter int AddrW = {}\n) (\n", c.addr_bits);
-  o += R"(  input  logic              clk_i,
-  input  logic              rst_ni,
-  // AXI4-Lite slave
-  input  logic              aw_valid_i,
-  output logic              aw_ready_o,
-  input  logic [AddrW-1:0]  aw_addr_i,
-  input  logic              w_valid_i,
-  output logic              w_ready_o,
-  input  logic [31:0]       w_data_i,
-  input  logic [3:0]        w_strb_i,
-  output logic              b_valid_o,
-  input  logic              b_ready_i,
-  output logic [1:0]        b_resp_o,
-  input  logic              ar_valid_i,
-  output logic              ar_ready_o,
-  input  logic [AddrW-1:0]  ar_addr_i,
-  output logic              r_valid_o,
-  input  logic              r_ready_i,
-  output logic [31:0]       r_data_o,
-  output logic [1:0]        r_resp_o)";
+  o += "  input  logic clk_i,\n  input  logic rst_ni,\n  // AXI4-Lite slave\n";
+  o += lite_port_decls(lite_port, "AddrW");
   for (const auto& r : c.registers)
     for (const auto& f : r.fields) {
       const std::string w = width_decl(f.width);
@@ -97,69 +174,27 @@ std::string emit_tpu_axi_ctrl(const RtlContext& ctx) {
 
   localparam int WordW = AddrW - 2;
 
-  // --- Write: AW and W held until both are here ----------------------------------
-  logic             aw_full_q, w_full_q, b_valid_q;
-  logic [WordW-1:0] aw_word_q;
-  logic [31:0]      w_data_q;
-  logic [3:0]       w_strb_q;
-  logic             wr_en;
+  // --- Channels: the handshakes (tpu_axil_slave), a write and a read strobe ------
+  logic             wr_en, rd_en;
+  logic [WordW-1:0] wr_word, rd_word;
+  logic [31:0]      wr_data, rd_value;
+  logic [3:0]       wr_strb;
 
-  assign aw_ready_o = !aw_full_q;
-  assign w_ready_o  = !w_full_q;
-  assign wr_en      = aw_full_q && w_full_q && !b_valid_q;
-  assign b_valid_o  = b_valid_q;
-  assign b_resp_o   = 2'b00;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      aw_full_q <= 1'b0;
-      w_full_q  <= 1'b0;
-      b_valid_q <= 1'b0;
-      aw_word_q <= '0;
-      w_data_q  <= '0;
-      w_strb_q  <= '0;
-    end else begin
-      if (aw_valid_i && aw_ready_o) begin
-        aw_full_q <= 1'b1;
-        aw_word_q <= aw_addr_i[AddrW-1:2];
-      end else if (wr_en) begin
-        aw_full_q <= 1'b0;
-      end
-      if (w_valid_i && w_ready_o) begin
-        w_full_q <= 1'b1;
-        w_data_q <= w_data_i;
-        w_strb_q <= w_strb_i;
-      end else if (wr_en) begin
-        w_full_q <= 1'b0;
-      end
-      if (wr_en) b_valid_q <= 1'b1;
-      else if (b_ready_i) b_valid_q <= 1'b0;
-    end
-  end
-
-  // --- Read: the value at AR, held until R is taken -------------------------------
-  logic             r_valid_q, rd_en;
-  logic [31:0]      r_data_q, rd_value;
-  logic [WordW-1:0] ar_word;
-
-  assign ar_ready_o = !r_valid_q;
-  assign rd_en      = ar_valid_i && ar_ready_o;
-  assign ar_word    = ar_addr_i[AddrW-1:2];
-  assign r_valid_o  = r_valid_q;
-  assign r_data_o   = r_data_q;
-  assign r_resp_o   = 2'b00;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      r_valid_q <= 1'b0;
-      r_data_q  <= '0;
-    end else if (rd_en) begin
-      r_valid_q <= 1'b1;
-      r_data_q  <= rd_value;
-    end else if (r_ready_i) begin
-      r_valid_q <= 1'b0;
-    end
-  end
+  tpu_axil_slave #(
+    .AddrW(AddrW)
+  ) u_slave (
+    .clk_i(clk_i),
+    .rst_ni(rst_ni),
+)";
+  o += lite_port_conns(lite_port);
+  o += R"(    .wr_en_o(wr_en),
+    .wr_word_o(wr_word),
+    .wr_data_o(wr_data),
+    .wr_strb_o(wr_strb),
+    .rd_en_o(rd_en),
+    .rd_word_o(rd_word),
+    .rd_data_i(rd_value)
+  );
 
   // --- Registers --------------------------------------------------------------------
 )";
@@ -172,16 +207,16 @@ std::string emit_tpu_axi_ctrl(const RtlContext& ctx) {
     const bool read_clears =
         std::any_of(r.fields.begin(), r.fields.end(), [](const RegField& f) { return f.access == FieldAccess::Cor; });
     if (written)
-      o += fmt::format("  logic wr_{0};\n  assign wr_{0} = wr_en && (aw_word_q == WordW'({1}));\n", r.name, r.offset / 4);
+      o += fmt::format("  logic wr_{0};\n  assign wr_{0} = wr_en && (wr_word == WordW'({1}));\n", r.name, r.offset / 4);
     if (read_clears)
-      o += fmt::format("  logic rd_{0};\n  assign rd_{0} = rd_en && (ar_word == WordW'({1}));\n", r.name, r.offset / 4);
+      o += fmt::format("  logic rd_{0};\n  assign rd_{0} = rd_en && (rd_word == WordW'({1}));\n", r.name, r.offset / 4);
   }
   o += "\n";
   for (const auto& r : c.registers)
     for (const auto& f : r.fields) {
       if (f.access == FieldAccess::Ro) continue;
       const std::string w = width_decl(f.width);
-      const std::string bits = written_bits(f, "w_data_q", "w_strb_q");
+      const std::string bits = written_bits(f, "wr_data", "wr_strb");
       const std::string q = f.name + "_q";
       std::string next;
       switch (f.access) {
@@ -209,7 +244,7 @@ std::string emit_tpu_axi_ctrl(const RtlContext& ctx) {
                        w, q, access_name(f.access), next, f.name);
     }
   // The read mux: each register's fields at their bits.
-  o += "  always_comb begin\n    rd_value = '0;\n    unique case (ar_word)\n";
+  o += "  always_comb begin\n    rd_value = '0;\n    unique case (rd_word)\n";
   for (const auto& r : c.registers) {
     o += fmt::format("      WordW'({}): begin  // {}\n", r.offset / 4, r.name);
     for (const auto& f : r.fields)
@@ -217,8 +252,7 @@ std::string emit_tpu_axi_ctrl(const RtlContext& ctx) {
                        f.access == FieldAccess::Ro ? "_i" : "_q");
     o += "      end\n";
   }
-  o += "      default: rd_value = '0;\n    endcase\n  end\n\n";
-  o += "  logic unused_addr;\n  assign unused_addr = ^{aw_addr_i[1:0], ar_addr_i[1:0]};\n\nendmodule\n";
+  o += "      default: rd_value = '0;\n    endcase\n  end\n\nendmodule\n";
   return o;
 }
 
@@ -235,8 +269,8 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   // defines and this table lacks cannot be generated.
   const std::map<std::string, std::string> ro_source{
       {"ap_idle", "!core_busy"},        {"busy", "core_busy"},
-      {"done", "core_done"},            {"base_error", "base_error_q"},
-      {"rresp_error", "rresp_error_q"}, {"bresp_error", "bresp_error_q"},
+      {"done", "core_done"},            {"base_error", "base_error"},
+      {"rresp_error", "rresp_error"},   {"bresp_error", "bresp_error"},
       {"fault", "core_fault"},          {"fault_pc", "core_fault_pc"},
       {"fault_unit", "core_fault_unit"}, {"cycles", "core_cycles"}};
   const std::map<std::string, std::string> set_source{
@@ -295,7 +329,7 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
                    mp, sp, ctx.axi_data_bytes(), m.addr_bits, m.id_bits, imem.id, rd.id, wr.id, m.max_burst_beats,
                    m.boundary_bytes, m.max_outstanding);
   o += "module tpu_axi_top #(\n" + top_parameter_decls(ctx) + ") (\n";
-  o += fmt::format(R"(  input  logic ap_clk,
+  o += R"(  input  logic ap_clk,
   input  logic ap_rst_n,
   // Vitis names the kernel's interrupt port `interrupt`, which is also a C++
   // word (lint SYMRSVDWORD): the one documented waiver of this file.
@@ -303,93 +337,62 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   output logic interrupt,
   /* verilator lint_on SYMRSVDWORD */
   // AXI4 master
-  output logic {0}AWVALID,
-  input  logic {0}AWREADY,
-  output logic [{1}-1:0] {0}AWADDR,
-  output logic [{2}-1:0] {0}AWID,
-  output logic [7:0] {0}AWLEN,
-  output logic [2:0] {0}AWSIZE,
-  output logic [1:0] {0}AWBURST,
-  output logic [1:0] {0}AWLOCK,
-  output logic [3:0] {0}AWCACHE,
-  output logic [2:0] {0}AWPROT,
-  output logic [3:0] {0}AWQOS,
-  output logic [3:0] {0}AWREGION,
-  output logic {0}WVALID,
+)";
+  o += ax_port_decls(mp, "AW", m.addr_bits, m.id_bits);
+  o += fmt::format(R"(  output logic {0}WVALID,
   input  logic {0}WREADY,
-  output logic [{3}*8-1:0] {0}WDATA,
-  output logic [{3}-1:0] {0}WSTRB,
+  output logic [{2}*8-1:0] {0}WDATA,
+  output logic [{2}-1:0] {0}WSTRB,
   output logic {0}WLAST,
   input  logic {0}BVALID,
   output logic {0}BREADY,
   input  logic [1:0] {0}BRESP,
-  input  logic [{2}-1:0] {0}BID,
-  output logic {0}ARVALID,
-  input  logic {0}ARREADY,
-  output logic [{1}-1:0] {0}ARADDR,
-  output logic [{2}-1:0] {0}ARID,
-  output logic [7:0] {0}ARLEN,
-  output logic [2:0] {0}ARSIZE,
-  output logic [1:0] {0}ARBURST,
-  output logic [1:0] {0}ARLOCK,
-  output logic [3:0] {0}ARCACHE,
-  output logic [2:0] {0}ARPROT,
-  output logic [3:0] {0}ARQOS,
-  output logic [3:0] {0}ARREGION,
-  input  logic {0}RVALID,
+  input  logic [{1}-1:0] {0}BID,
+)",
+                   mp, m.id_bits, ctx.axi_data_bytes());
+  o += ax_port_decls(mp, "AR", m.addr_bits, m.id_bits);
+  o += fmt::format(R"(  input  logic {0}RVALID,
   output logic {0}RREADY,
-  input  logic [{3}*8-1:0] {0}RDATA,
+  input  logic [{2}*8-1:0] {0}RDATA,
   input  logic [1:0] {0}RRESP,
   input  logic {0}RLAST,
-  input  logic [{2}-1:0] {0}RID,
+  input  logic [{1}-1:0] {0}RID,
   // AXI4-Lite control slave
-  input  logic {4}AWVALID,
-  output logic {4}AWREADY,
-  input  logic [{5}-1:0] {4}AWADDR,
-  input  logic {4}WVALID,
-  output logic {4}WREADY,
-  input  logic [31:0] {4}WDATA,
-  input  logic [3:0] {4}WSTRB,
-  output logic {4}BVALID,
-  input  logic {4}BREADY,
-  output logic [1:0] {4}BRESP,
-  input  logic {4}ARVALID,
-  output logic {4}ARREADY,
-  input  logic [{5}-1:0] {4}ARADDR,
-  output logic {4}RVALID,
-  input  logic {4}RREADY,
-  output logic [31:0] {4}RDATA,
-  output logic [1:0] {4}RRESP
+)",
+                   mp, m.id_bits, ctx.axi_data_bytes());
+  o += lite_port_decls([&](const LitePort& p) { return sp + lite_axi_name(p); }, std::to_string(a.control.addr_bits));
+  o += fmt::format(R"(
 );
 
-  localparam int AxiAddrW    = {1};
-  localparam int AxiIdW      = {2};
-  localparam int DataBytes   = {3};
-  localparam int MaxBurst    = {6};
-  localparam int Boundary    = {7};
-  localparam int Outstanding = {8};
+  localparam int AxiAddrW    = {0};
+  localparam int AxiIdW      = {1};
+  localparam int DataBytes   = {2};
+  localparam int MaxBurst    = {3};
+  localparam int Boundary    = {4};
+  localparam int Outstanding = {5};
   localparam int ImemBytes   = ImemBeat * 8;
   localparam int RdBytes     = DMA_WORDS * VW / 8;
   localparam int WrBytes     = CBeat * VW / 8;
   localparam int AlignW      = $clog2(DataBytes);
 
 )",
-                   mp, m.addr_bits, m.id_bits, ctx.axi_data_bytes(), sp, a.control.addr_bits, m.max_burst_beats,
-                   m.boundary_bytes, m.max_outstanding);
+                   m.addr_bits, m.id_bits, ctx.axi_data_bytes(), m.max_burst_beats, m.boundary_bytes,
+                   m.max_outstanding);
 
   // --- Control slave ---------------------------------------------------------------
   o += "  // --- Control ----------------------------------------------------------------------\n";
   for (const auto& r : a.control.registers)
     for (const auto& f : r.fields)
       if (f.access != FieldAccess::Ro) o += fmt::format("  logic {}{};\n", width_decl(f.width), f.name);
-  o += R"(  logic core_busy, core_done, core_rst_n;
-  logic [3:0]  core_fault, core_fault_unit;
+  o += fmt::format(R"(  logic core_busy, core_done, core_rst_n;
+  logic [{}:0]  core_fault;
+  logic [3:0]  core_fault_unit;
   logic [15:0] core_fault_pc;
   logic [31:0] core_cycles;
   logic start_taken, core_start, done_event, bases_aligned;
-  logic base_error_q, rresp_error_q, bresp_error_q, rd_err_imem, rd_err_ops, wr_err;
-  logic ended_q, ended_d;
-)";
+  logic base_error, rresp_error, bresp_error, rd_err_imem, rd_err_ops, wr_err;
+)",
+                   ctx.spec().fault_width - 1);
   for (const auto& b : bases) o += fmt::format("  logic [AxiAddrW-1:0] {};\n", b);
   o += "\n";
   for (const auto& b : bases) o += fmt::format("  assign {0} = AxiAddrW'({{{0}_hi, {0}_lo}});\n", b);
@@ -399,25 +402,7 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
 
   o += fmt::format("  tpu_axi_ctrl #(\n    .AddrW({})\n  ) u_ctrl (\n    .clk_i(ap_clk),\n    .rst_ni(ap_rst_n),\n",
                    a.control.addr_bits);
-  o += fmt::format(R"(    .aw_valid_i({0}AWVALID),
-    .aw_ready_o({0}AWREADY),
-    .aw_addr_i({0}AWADDR),
-    .w_valid_i({0}WVALID),
-    .w_ready_o({0}WREADY),
-    .w_data_i({0}WDATA),
-    .w_strb_i({0}WSTRB),
-    .b_valid_o({0}BVALID),
-    .b_ready_i({0}BREADY),
-    .b_resp_o({0}BRESP),
-    .ar_valid_i({0}ARVALID),
-    .ar_ready_o({0}ARREADY),
-    .ar_addr_i({0}ARADDR),
-    .r_valid_o({0}RVALID),
-    .r_ready_i({0}RREADY),
-    .r_data_o({0}RDATA),
-    .r_resp_o({0}RRESP),
-)",
-                   sp);
+  o += lite_port_conns([&](const LitePort& p) { return sp + lite_axi_name(p); });
   std::vector<std::string> conns;
   for (const auto& r : a.control.registers)
     for (const auto& f : r.fields) {
@@ -452,63 +437,56 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     }
   o += fmt::format("{}\n  );\n\n", fmt::join(conns, ",\n"));
 
-  o += R"(  // ap_ctrl_hs. A start is taken (ap_ready) when the core can run; it starts
-  // the core only with aligned bases, else it ends at once with base_error.
-  // ended_q remembers that the current run has ended, so done_event is one
-  // cycle per run whether it ended in done, a fault or a refused start.
-  assign start_taken = ap_start && !core_busy && (core_fault == '0) && !core_reset;
-  assign core_start  = start_taken && bases_aligned;
-  assign interrupt   = gie && (isr_done || isr_ready);
+  o += fmt::format(R"(  // ap_ctrl_hs (tpu_ap_ctrl_hs): a start is taken (ap_ready) when the core
+  // can run; it starts the core only with aligned bases, else it ends at once
+  // with base_error. The core and the master adapters are held in reset by
+  // ap_rst_n or core_reset.
+  tpu_ap_ctrl_hs #(
+    .FaultW({})
+  ) u_ap_ctrl (
+    .clk_i(ap_clk),
+    .rst_ni(ap_rst_n),
+    .ap_start_i(ap_start),
+    .core_reset_i(core_reset),
+    .gie_i(gie),
+    .isr_done_i(isr_done),
+    .isr_ready_i(isr_ready),
+    .bases_aligned_i(bases_aligned),
+    .core_busy_i(core_busy),
+    .core_done_i(core_done),
+    .core_fault_i(core_fault),
+    .rd_err_i(rd_err_imem || rd_err_ops),
+    .wr_err_i(wr_err),
+    .start_taken_o(start_taken),
+    .core_start_o(core_start),
+    .done_event_o(done_event),
+    .interrupt_o(interrupt),
+    .core_rst_no(core_rst_n),
+    .base_error_o(base_error),
+    .rresp_error_o(rresp_error),
+    .bresp_error_o(bresp_error)
+  );
 
-  always_comb begin
-    ended_d    = ended_q;
-    done_event = 1'b0;
-    if (start_taken) begin
-      ended_d = !bases_aligned;
-      done_event = !bases_aligned;
-    end else if (!ended_q && !core_busy && (core_done || (core_fault != '0))) begin
-      ended_d = 1'b1;
-      done_event = 1'b1;
-    end
-  end
-
-  always_ff @(posedge ap_clk or negedge ap_rst_n) begin
-    if (!ap_rst_n) begin
-      ended_q       <= 1'b1;
-      base_error_q  <= 1'b0;
-      rresp_error_q <= 1'b0;
-      bresp_error_q <= 1'b0;
-    end else begin
-      ended_q <= ended_d;
-      if (start_taken) begin
-        base_error_q  <= !bases_aligned;
-        rresp_error_q <= 1'b0;
-        bresp_error_q <= 1'b0;
-      end else begin
-        if (rd_err_imem || rd_err_ops) rresp_error_q <= 1'b1;
-        if (wr_err) bresp_error_q <= 1'b1;
-      end
-    end
-  end
-
-  // The core and the master adapters: held in reset by ap_rst_n or core_reset.
-  assign core_rst_n = ap_rst_n && !core_reset;
-
-)";
+)",
+                   ctx.spec().fault_width);
 
   // --- Core ----------------------------------------------------------------------------
-  o += R"(  // --- Core -----------------------------------------------------------------------------
-  logic imem_req_valid, imem_req_ready, imem_rsp_valid, imem_rsp_ready;
-  logic [15:0] imem_req_addr;
-  logic [ImemBytes*8-1:0] imem_rsp_data;
-  logic rd_req_valid, rd_req_ready, rd_req_sel, rd_rsp_valid, rd_rsp_ready;
-  logic [31:0] rd_req_addr;
-  logic [RdBytes*8-1:0] rd_rsp_data;
-  logic wr_req_valid, wr_req_ready, wr_rsp_valid, wr_rsp_ready;
-  logic [31:0] wr_req_addr;
-  logic [WrBytes*8-1:0] wr_req_data;
-  logic [WrBytes-1:0] wr_req_strb;
-  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] core_progress;
+  o += "  // --- Core -----------------------------------------------------------------------------\n";
+  // The memory ports' signals, and their connections to u_core.
+  std::vector<std::string> mem_conns;
+  for (const auto& p : core_mem_ports()) {
+    o += fmt::format("  logic {0}_req_valid, {0}_req_ready, {0}_rsp_valid, {0}_rsp_ready;\n", p.signal);
+    for (const auto& [dir, fields] : {std::pair{"req", &p.req}, std::pair{"rsp", &p.rsp}}) {
+      const bool req = std::string_view(dir) == "req";
+      mem_conns.push_back(fmt::format("    .{0}_{2}_valid_{3}({1}_{2}_valid)", p.port, p.signal, dir, req ? "o" : "i"));
+      mem_conns.push_back(fmt::format("    .{0}_{2}_ready_{3}({1}_{2}_ready)", p.port, p.signal, dir, req ? "i" : "o"));
+      for (const auto& [name, width] : *fields) {
+        o += fmt::format("  logic {}{}_{}_{};\n", width.empty() ? "" : fmt::format("[{}] ", width), p.signal, dir, name);
+        mem_conns.push_back(fmt::format("    .{0}_{2}_{3}_{4}({1}_{2}_{3})", p.port, p.signal, dir, name, req ? "o" : "i"));
+      }
+    }
+  }
+  o += R"(  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] core_progress;
   logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0] core_header;
 
   tpu_top #(
@@ -530,29 +508,8 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .progress_o(core_progress),
     .header_o(core_header),
     .cycles_o(core_cycles),
-    .imem_req_valid_o(imem_req_valid),
-    .imem_req_ready_i(imem_req_ready),
-    .imem_req_addr_o(imem_req_addr),
-    .imem_rsp_valid_i(imem_rsp_valid),
-    .imem_rsp_ready_o(imem_rsp_ready),
-    .imem_rsp_data_i(imem_rsp_data),
-    .dram_rd_req_valid_o(rd_req_valid),
-    .dram_rd_req_ready_i(rd_req_ready),
-    .dram_rd_req_sel_o(rd_req_sel),
-    .dram_rd_req_addr_o(rd_req_addr),
-    .dram_rd_rsp_valid_i(rd_rsp_valid),
-    .dram_rd_rsp_ready_o(rd_rsp_ready),
-    .dram_rd_rsp_data_i(rd_rsp_data),
-    .dram_wr_req_valid_o(wr_req_valid),
-    .dram_wr_req_ready_i(wr_req_ready),
-    .dram_wr_req_addr_o(wr_req_addr),
-    .dram_wr_req_data_o(wr_req_data),
-    .dram_wr_req_strb_o(wr_req_strb),
-    .dram_wr_rsp_valid_i(wr_rsp_valid),
-    .dram_wr_rsp_ready_o(wr_rsp_ready)
-  );
-
 )";
+  o += fmt::format("{}\n  );\n\n", fmt::join(mem_conns, ",\n"));
 
   // --- Streams ---------------------------------------------------------------------------
   auto adapter_params = [&](const std::string& bytes, int id) {
@@ -566,6 +523,37 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .Outstanding(Outstanding)
 )",
                        bytes, id);
+  };
+  // A read stream's adapter: the core's port <port>_req_* / <port>_rsp_* at
+  // byte address <port>_addr, its AR request ar_<ar>_* and its R beats
+  // r_<ar>_*, its errors rd_err_<ar>.
+  auto read_adapter = [&](std::string_view port, std::string_view ar, const std::string& bytes, int id) {
+    return "  tpu_axi_rd #(\n" + adapter_params(bytes, id) +
+           fmt::format(R"(  ) u_{1}_rd (
+    .clk_i(ap_clk),
+    .rst_ni(core_rst_n),
+    .req_valid_i({0}_req_valid),
+    .req_ready_o({0}_req_ready),
+    .req_addr_i({0}_addr),
+    .rsp_valid_o({0}_rsp_valid),
+    .rsp_ready_i({0}_rsp_ready),
+    .rsp_data_o({0}_rsp_data),
+    .ar_valid_o(ar_{1}_valid),
+    .ar_ready_i(ar_{1}_ready),
+    .ar_addr_o(ar_{1}_addr),
+    .ar_len_o(ar_{1}_len),
+    .ar_size_o(ar_{1}_size),
+    .ar_id_o(ar_{1}_id),
+    .r_valid_i(r_{1}_valid),
+    .r_ready_o(r_{1}_ready),
+    .r_data_i({2}RDATA),
+    .r_resp_i({2}RRESP),
+    .r_last_i({2}RLAST),
+    .err_o(rd_err_{1})
+  );
+
+)",
+                       port, ar, mp);
   };
   o += fmt::format(R"(  // --- Streams ----------------------------------------------------------------------------
   // Byte addresses: base + offset.
@@ -584,79 +572,30 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
 
 )",
                    imem.bases[0], rd.bases[0], rd.bases[1], wr.bases[0]);
-  o += "  tpu_axi_rd #(\n" + adapter_params("ImemBytes", imem.id) + R"(  ) u_imem_rd (
+  o += read_adapter("imem", "imem", "ImemBytes", imem.id);
+  o += read_adapter("rd", "ops", "RdBytes", rd.id);
+  o += fmt::format(R"(  // AR: the two read streams take turns (tpu_rr_arb); a request shown and
+  // not yet accepted keeps the grant (AXI: ARVALID and its payload hold until
+  // ARREADY).
+  logic ar_idx;
+  tpu_rr_arb #(
+    .N(2),
+    .Width(AxiAddrW + 8 + 3 + AxiIdW)
+  ) u_ar_arb (
     .clk_i(ap_clk),
     .rst_ni(core_rst_n),
-    .req_valid_i(imem_req_valid),
-    .req_ready_o(imem_req_ready),
-    .req_addr_i(imem_addr),
-    .rsp_valid_o(imem_rsp_valid),
-    .rsp_ready_i(imem_rsp_ready),
-    .rsp_data_o(imem_rsp_data),
-    .ar_valid_o(ar_imem_valid),
-    .ar_ready_i(ar_imem_ready),
-    .ar_addr_o(ar_imem_addr),
-    .ar_len_o(ar_imem_len),
-    .ar_size_o(ar_imem_size),
-    .ar_id_o(ar_imem_id),
-    .r_valid_i(r_imem_valid),
-    .r_ready_o(r_imem_ready),
-)";
-  o += fmt::format("    .r_data_i({0}RDATA),\n    .r_resp_i({0}RRESP),\n    .r_last_i({0}RLAST),\n", mp);
-  o += "    .err_o(rd_err_imem)\n  );\n\n";
-  o += "  tpu_axi_rd #(\n" + adapter_params("RdBytes", rd.id) + R"(  ) u_ops_rd (
-    .clk_i(ap_clk),
-    .rst_ni(core_rst_n),
-    .req_valid_i(rd_req_valid),
-    .req_ready_o(rd_req_ready),
-    .req_addr_i(rd_addr),
-    .rsp_valid_o(rd_rsp_valid),
-    .rsp_ready_i(rd_rsp_ready),
-    .rsp_data_o(rd_rsp_data),
-    .ar_valid_o(ar_ops_valid),
-    .ar_ready_i(ar_ops_ready),
-    .ar_addr_o(ar_ops_addr),
-    .ar_len_o(ar_ops_len),
-    .ar_size_o(ar_ops_size),
-    .ar_id_o(ar_ops_id),
-    .r_valid_i(r_ops_valid),
-    .r_ready_o(r_ops_ready),
-)";
-  o += fmt::format("    .r_data_i({0}RDATA),\n    .r_resp_i({0}RRESP),\n    .r_last_i({0}RLAST),\n", mp);
-  o += "    .err_o(rd_err_ops)\n  );\n\n";
-  o += fmt::format(R"(  // AR: the two read streams take turns; a request shown and not yet
-  // accepted keeps the grant (AXI: ARVALID and its payload hold until ARREADY).
-  logic ar_grant_ops, ar_last_ops_q, ar_hold_q, ar_grant_q;
-  always_comb begin
-    if (ar_hold_q) ar_grant_ops = ar_grant_q;
-    else if (ar_imem_valid && ar_ops_valid) ar_grant_ops = !ar_last_ops_q;
-    else ar_grant_ops = ar_ops_valid;
-  end
-  always_ff @(posedge ap_clk or negedge core_rst_n) begin
-    if (!core_rst_n) begin
-      ar_last_ops_q <= 1'b0;
-      ar_hold_q     <= 1'b0;
-      ar_grant_q    <= 1'b0;
-    end else begin
-      ar_hold_q  <= {0}ARVALID && !{0}ARREADY;
-      ar_grant_q <= ar_grant_ops;
-      if ({0}ARVALID && {0}ARREADY) ar_last_ops_q <= ar_grant_ops;
-    end
-  end
-  assign {0}ARVALID  = ar_grant_ops ? ar_ops_valid : ar_imem_valid;
-  assign {0}ARADDR   = ar_grant_ops ? ar_ops_addr : ar_imem_addr;
-  assign {0}ARLEN    = ar_grant_ops ? ar_ops_len : ar_imem_len;
-  assign {0}ARSIZE   = ar_grant_ops ? ar_ops_size : ar_imem_size;
-  assign {0}ARID     = ar_grant_ops ? ar_ops_id : ar_imem_id;
-  assign {0}ARBURST  = 2'b01;    // INCR
-  assign {0}ARLOCK   = 2'b00;
-  assign {0}ARCACHE  = 4'b0011;  // normal, non-cacheable, bufferable (as Vitis m_axi)
-  assign {0}ARPROT   = 3'b000;
-  assign {0}ARQOS    = 4'b0000;
-  assign {0}ARREGION = 4'b0000;
-  assign ar_imem_ready = {0}ARREADY && !ar_grant_ops;
-  assign ar_ops_ready  = {0}ARREADY && ar_grant_ops;
-
+    .valid_i({{ar_ops_valid, ar_imem_valid}}),
+    .ready_o({{ar_ops_ready, ar_imem_ready}}),
+    .data_i({{ar_ops_addr, ar_ops_len, ar_ops_size, ar_ops_id, ar_imem_addr, ar_imem_len, ar_imem_size, ar_imem_id}}),
+    .valid_o({0}ARVALID),
+    .ready_i({0}ARREADY),
+    .data_o({{{0}ARADDR, {0}ARLEN, {0}ARSIZE, {0}ARID}}),
+    .idx_o(ar_idx)
+  );
+)",
+                   mp);
+  o += ax_constants(mp, "AR");
+  o += fmt::format(R"(
   // R: by ID. Beats of the two IDs may come in any order, even interleaved.
   assign r_imem_valid = {0}RVALID && ({0}RID == AxiIdW'({1}));
   assign r_ops_valid  = {0}RVALID && ({0}RID == AxiIdW'({2}));
@@ -691,17 +630,15 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .b_resp_i({0}BRESP),
     .err_o(wr_err)
   );
-  assign {0}AWBURST  = 2'b01;
-  assign {0}AWLOCK   = 2'b00;
-  assign {0}AWCACHE  = 4'b0011;
-  assign {0}AWPROT   = 3'b000;
-  assign {0}AWQOS    = 4'b0000;
-  assign {0}AWREGION = 4'b0000;
-
+)",
+                   mp);
+  o += ax_constants(mp, "AW");
+  o += fmt::format(R"(
   // The core's progress and header are for the testbench of tpu_top; BID is
-  // the one write ID; ap_done and ap_ready are for the host to read.
+  // the one write ID; ap_done and ap_ready are for the host to read; the AR
+  // grant's index is on ARID already.
   logic unused_core;
-  assign unused_core = ^{{core_progress, core_header, {0}BID, ap_done, ap_ready}};
+  assign unused_core = ^{{core_progress, core_header, {0}BID, ap_done, ap_ready, ar_idx}};
 
 endmodule
 )",
