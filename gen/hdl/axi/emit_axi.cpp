@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -281,12 +282,17 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   for (const char* needed : {"ap_start", "auto_restart", "gie", "ier_done", "ier_ready", "isr_done", "isr_ready",
                              "core_reset"})
     (void)a.require_field(needed, "tpu_axi_top");
-  // STATUS.fault carries the core's fault_o, whose width the ISA spec's faults set.
-  if (const RegField& f = a.require_field("fault", "tpu_axi_top"); f.width != ctx.spec().fault_width)
-    throw Error("axi.spec",
-                fmt::format("field fault is {} bits, but the core's fault_o is {} (faults.width in {})", f.width,
-                            ctx.spec().fault_width, ctx.spec().path),
-                f.loc);
+  // STATUS.fault and FAULT.fault_pc/fault_unit carry the core's fault ports,
+  // whose widths the ISA spec's faults set.
+  const Spec& isa = ctx.spec();
+  for (const auto& [field, width, key] : {std::tuple{"fault", isa.fault_width, "width"},
+                                          std::tuple{"fault_pc", isa.fault_pc_width, "pc_width"},
+                                          std::tuple{"fault_unit", isa.fault_unit_width, "unit_width"}})
+    if (const RegField& f = a.require_field(field, "tpu_axi_top"); f.width != width)
+      throw Error("axi.spec",
+                  fmt::format("field {0} is {1} bits, but the core's {0}_o is {2} (faults.{3} in {4})", field, f.width,
+                              width, key, isa.path),
+                  f.loc);
   std::vector<std::string> bases;
   for (const auto* st : {&imem, &rd, &wr})
     for (const auto& b : st->bases) bases.push_back(b);
@@ -385,14 +391,13 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     for (const auto& f : r.fields)
       if (f.access != FieldAccess::Ro) o += fmt::format("  logic {}{};\n", width_decl(f.width), f.name);
   o += fmt::format(R"(  logic core_busy, core_done, core_rst_n;
-  logic [{}:0]  core_fault;
-  logic [3:0]  core_fault_unit;
-  logic [15:0] core_fault_pc;
+  logic [tpu_pkg::FAULT_W-1:0]    core_fault;
+  logic [tpu_pkg::UNIT_W-1:0]     core_fault_unit;
+  logic [tpu_pkg::FAULT_PC_W-1:0] core_fault_pc;
   logic [31:0] core_cycles;
   logic start_taken, core_start, done_event, bases_aligned;
   logic base_error, rresp_error, bresp_error, rd_err_imem, rd_err_ops, wr_err;
-)",
-                   ctx.spec().fault_width - 1);
+)");
   for (const auto& b : bases) o += fmt::format("  logic [AxiAddrW-1:0] {};\n", b);
   o += "\n";
   for (const auto& b : bases) o += fmt::format("  assign {0} = AxiAddrW'({{{0}_hi, {0}_lo}});\n", b);
