@@ -38,6 +38,9 @@ std::vector<std::string> core_parameters(const RtlContext& ctx);
 /// build parameters, VW and AW, ImemBeat, CBeat and Watchdog, each line
 /// "  parameter int NAME = value,"; the last without its comma.
 std::string top_parameter_decls(const RtlContext& ctx);
+/// tpu_top's port declarations: the clock and reset, then every interface
+/// of the spec (progress_o after the status ports), aligned, one a line.
+std::string top_port_decls(const RtlContext& ctx);
 
 /// The members of tpu_pkg::instr_t, one `logic [<scope>W-1:0] name;` line
 /// each, for the package and for a unit's local copy of the type (scope

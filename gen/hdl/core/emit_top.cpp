@@ -97,6 +97,20 @@ std::string top_parameter_decls(const RtlContext& ctx) {
   return o;
 }
 
+std::string top_port_decls(const RtlContext& ctx) {
+  const Spec& s = ctx.spec();
+  std::vector<PortDecl> ports = {{"input", "logic", "clk_i", ""}, {"input", "logic", "rst_ni", ""}};
+  for (const auto& itf : s.interfaces) {
+    ports.push_back({"", "", "", fmt::format("{}: {}", itf.name, itf.role)});
+    const auto more = interface_ports(s, itf.name);
+    ports.insert(ports.end(), more.begin(), more.end());
+    if (itf.name == "status")
+      ports.push_back({"output", "logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0]", "progress_o",
+                       "work done per progress counter (tpu_pkg::PROGRESS_*)"});
+  }
+  return render_ports(ports);
+}
+
 std::string emit_tpu_top(const RtlContext& ctx) {
   const Spec& s = ctx.spec();
   std::string o = ctx.file_header("tpu_top", "the TinyTPU-isa core");
@@ -109,17 +123,7 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   o += "//   ImemBeat   64-bit words per imem beat\n"
        "//   CBeat      packed operand words per C write beat (a power of two)\n"
        "//   Watchdog   cycles without progress before FAULT_HANG\n";
-  o += "module tpu_top #(\n" + top_parameter_decls(ctx) + ") (\n";
-  std::vector<PortDecl> ports = {{"input", "logic", "clk_i", ""}, {"input", "logic", "rst_ni", ""}};
-  for (const auto& itf : s.interfaces) {
-    ports.push_back({"", "", "", fmt::format("{}: {}", itf.name, itf.role)});
-    const auto more = interface_ports(s, itf.name);
-    ports.insert(ports.end(), more.begin(), more.end());
-    if (itf.name == "status")
-      ports.push_back({"output", "logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0]", "progress_o",
-                       "work done per progress counter (tpu_pkg::PROGRESS_*)"});
-  }
-  o += render_ports(ports) + ");\n\n";
+  o += "module tpu_top #(\n" + top_parameter_decls(ctx) + ") (\n" + top_port_decls(ctx) + ");\n\n";
   // --- Nets -----------------------------------------------------------------
   const auto dispatched = ctx.dispatched_units();
   o += "  // Dispatch queues: sequencer -> unit.\n";
