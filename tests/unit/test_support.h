@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <random>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -12,6 +13,8 @@
 #include <vector>
 
 #include "isa/instr.h"
+#include "model/core/gemm_job.h"
+#include "model/core/operands.h"
 #include "spec/spec.h"
 #include "util/process.h"
 
@@ -60,6 +63,27 @@ inline ShellRun run_command(std::vector<std::string> argv, const std::filesystem
 /// file lists) run as `/bin/sh -c cmd` through run_command.
 inline ShellRun run_shell(const std::string& cmd, const std::filesystem::path& log) {
   return run_command({"/bin/sh", "-c", cmd}, log);
+}
+
+/// A random GEMM job of shape `s` from `seed`: A and B from the distribution
+/// `dist` (full, corner, mid or boundary), then C's prior contents, random
+/// bytes over MAXDIM x MAXDIM.
+inline GemmJob random_gemm_job(const Isa& isa, GemmShape s, GemmOptions options, const std::string& dist,
+                               std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  GemmJob job;
+  job.shape = s;
+  job.options = options;
+  if (dist == "boundary") {
+    boundary_operands(s.m, s.k, s.n, rng, job.a, job.b);
+  } else {
+    const OperandDist d = parse_operand_dist(dist);
+    job.a = random_matrix(s.m, s.k, d, rng);
+    job.b = random_matrix(s.k, s.n, d, rng);
+  }
+  const std::int64_t maxdim = isa.param("MAXDIM");
+  job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
+  return job;
 }
 
 /// An Isa at the given overrides (legal parameters required).
