@@ -11,6 +11,7 @@
 #include "isa/check.h"
 #include "isa/derive.h"
 #include "isa/image.h"
+#include "test_support.h"
 
 using namespace tpugen;
 
@@ -704,16 +705,12 @@ TEST_CASE("check: assemble throws check.<first rule> listing every violation", "
   p.vrelu(0, 0, t).loop(0).nop().endloop();
   const CheckResult r = check(isa, p);
   REQUIRE(r.violations.size() == 2);
-  try {
-    (void)assemble(isa, p.program());
-    FAIL("assemble accepted a bad program");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "check.write_before_read_ar");
-    CHECK(e.where().file == "bad.s");
-    CHECK(e.where().line == line_of(0));
-    CHECK_THAT(e.message(), Catch::Contains("[write_before_read_ar]") && Catch::Contains("[loop_trip]") &&
-                                Catch::Contains(r.report("bad.s")));
-  }
+  const Error e = test::error_of([&] { (void)assemble(isa, p.program()); });
+  CHECK(e.rule() == "check.write_before_read_ar");
+  CHECK(e.where().file == "bad.s");
+  CHECK(e.where().line == line_of(0));
+  CHECK_THAT(e.message(), Catch::Contains("[write_before_read_ar]") && Catch::Contains("[loop_trip]") &&
+                              Catch::Contains(r.report("bad.s")));
 }
 
 // ---------------------------------------------------------------------------

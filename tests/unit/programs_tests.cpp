@@ -17,38 +17,20 @@
 #include "isa/image.h"
 #include "isa/limits.h"
 #include "isa/programs.h"
+#include "test_support.h"
 
 using namespace tpugen;
 
 namespace {
 
-const Spec& the_spec() {
-  static const Spec spec = load_spec(TPUGEN_SOURCE_DIR "/spec/tinytpu_isa.yaml");
-  return spec;
-}
+const Spec& the_spec() { return test::shipped_spec(); }
 
 Isa isa_at(std::int64_t t, std::int64_t maxdim) {
   return Isa(the_spec(), resolve_params(the_spec(), {{"T", t}, {"MAXDIM", maxdim}}, nullptr));
 }
 
-/// The rule of the tpugen::Error `f` throws, or "" when it throws none.
-std::string rule_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.rule();
-  }
-  return "";
-}
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.message();
-  }
-  return "";
-}
+using test::message_of;
+using test::rule_of;
 
 const Opcode& opc(std::string_view name) { return the_spec().opcode_named(name); }
 

@@ -149,11 +149,7 @@ TEST_CASE("spec validation names the file, the line and the rule", "[spec]") {
 }
 
 TEST_CASE("a missing spec file is a clear error", "[spec]") {
-  try {
-    (void)load_spec("/nonexistent/spec.yaml");
-    FAIL("loaded");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "spec.io");
-    CHECK_THAT(std::string(e.what()), Catch::Contains("/nonexistent/spec.yaml"));
-  }
+  const Error e = test::error_of([&] { (void)load_spec("/nonexistent/spec.yaml"); });
+  CHECK(e.rule() == "spec.io");
+  CHECK_THAT(std::string(e.what()), Catch::Contains("/nonexistent/spec.yaml"));
 }

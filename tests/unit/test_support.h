@@ -4,7 +4,10 @@
 /// project's process runner (util/process.h).
 #pragma once
 
+#include <catch2/catch.hpp>
+
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <fstream>
 #include <sstream>
@@ -63,6 +66,37 @@ inline ShellRun run_command(std::vector<std::string> argv, const std::filesystem
 /// file lists) run as `/bin/sh -c cmd` through run_command.
 inline ShellRun run_shell(const std::string& cmd, const std::filesystem::path& log) {
   return run_command({"/bin/sh", "-c", cmd}, log);
+}
+
+/// The tpugen::Error that `f` throws; fails the test when it throws none.
+inline Error error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("no tpugen::Error was thrown");
+  return Error("none", "");
+}
+
+/// The rule of the tpugen::Error `f` throws, "" when it throws none.
+inline std::string rule_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.rule();
+  }
+  return "";
+}
+
+/// The message of the tpugen::Error `f` throws, "" when it throws none.
+inline std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.message();
+  }
+  return "";
 }
 
 /// A random GEMM job of shape `s` from `seed`: A and B from the distribution
