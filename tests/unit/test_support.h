@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <random>
 #include <fstream>
 #include <sstream>
@@ -68,35 +69,33 @@ inline ShellRun run_shell(const std::string& cmd, const std::filesystem::path& l
   return run_command({"/bin/sh", "-c", cmd}, log);
 }
 
-/// The tpugen::Error that `f` throws; fails the test when it throws none.
-inline Error error_of(const std::function<void()>& f) {
+/// The tpugen::Error that `f` throws, if it throws one.
+inline std::optional<Error> thrown(const std::function<void()>& f) {
   try {
     f();
   } catch (const Error& e) {
     return e;
   }
-  FAIL("no tpugen::Error was thrown");
-  return Error("none", "");
+  return std::nullopt;
+}
+
+/// The tpugen::Error that `f` throws; fails the test when it throws none.
+inline Error error_of(const std::function<void()>& f) {
+  std::optional<Error> e = thrown(f);
+  if (!e) FAIL("no tpugen::Error was thrown");
+  return *e;
 }
 
 /// The rule of the tpugen::Error `f` throws, "" when it throws none.
 inline std::string rule_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.rule();
-  }
-  return "";
+  const std::optional<Error> e = thrown(f);
+  return e ? e->rule() : "";
 }
 
 /// The message of the tpugen::Error `f` throws, "" when it throws none.
 inline std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.message();
-  }
-  return "";
+  const std::optional<Error> e = thrown(f);
+  return e ? e->message() : "";
 }
 
 /// A random GEMM job of shape `s` from `seed`: A and B from the distribution
