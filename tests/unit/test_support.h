@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "isa/derive.h"
 #include "isa/instr.h"
 #include "model/core/gemm_job.h"
 #include "model/core/operands.h"
@@ -117,6 +118,21 @@ inline GemmJob random_gemm_job(const Isa& isa, GemmShape s, GemmOptions options,
   const std::int64_t maxdim = isa.param("MAXDIM");
   job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
   return job;
+}
+
+/// Where a dma_ld of `mode` over `nr` rows reads and writes, by its active
+/// actions: "A->spad", "B->vr", ...
+inline std::string dma_ld_route(const Isa& isa, std::int64_t mode, std::int64_t nr) {
+  const Opcode& ld = isa.spec().opcode_named("dma_ld");
+  Instr in = isa.make(ld);
+  in.fields[isa.operand_index(ld, "mode")] = mode;
+  in.fields[isa.nr_index()] = nr;
+  std::string src, dst;
+  for (const Action* a : active_actions(isa, ld, in.fields)) {
+    if (a->kind == ActionKind::Read) src = a->state;
+    if (a->kind == ActionKind::Write) dst = a->state;
+  }
+  return src + "->" + dst;
 }
 
 /// An Isa at the given overrides (legal parameters required).
