@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "isa/instr.h"
@@ -60,6 +61,21 @@ struct Command {
   const char* help;
   std::function<std::function<int()>(CLI::App& sub, Context& ctx)> setup;
 };
+
+/// A subcommand on the build-parameter flags: add_param_flags(sub), then
+/// `options` adds the subcommand's own options into an Opts that lives as
+/// long as the runner, and `run` runs it.
+template <class Opts>
+Command param_command(const char* name, const char* help, std::function<void(CLI::App&, Opts&)> options,
+                      std::function<int(Context&, Opts&)> run) {
+  return {name, help,
+          [options = std::move(options), run = std::move(run)](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            add_param_flags(sub, ctx);
+            auto o = std::make_shared<Opts>();
+            options(sub, *o);
+            return [&ctx, o, run]() { return run(ctx, *o); };
+          }};
+}
 
 Command params_command();
 Command limits_command();

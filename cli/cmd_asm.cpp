@@ -11,6 +11,11 @@
 namespace tpugen::cli {
 
 namespace {
+/// The file a subcommand reads, and (asm) the one it writes.
+struct FileOpts {
+  std::string in, out;
+};
+
 bool is_hex_path(const std::string& p) {
   const auto ext = std::filesystem::path(p).extension().string();
   return ext == ".hex" || ext == ".mem";
@@ -25,78 +30,74 @@ void print_header(const Isa& isa, const std::vector<std::int64_t>& counts) {
 }  // namespace
 
 Command asm_command() {
-  return {"asm", "Assemble (and check) a program into an image: little-endian 64-bit words (.bin) or $readmemh hex (.hex).\n"
-                 "Example: tpugen asm examples/asm/gemm_8x8x8.asm -o gemm.hex",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto in = std::make_shared<std::string>();
-            auto out = std::make_shared<std::string>();
-            sub.add_option("source", *in, "assembly source")->required();
-            sub.add_option("-o,--out", *out, "the image (default: the source with .bin); .hex or .mem writes hex");
-            return [&ctx, in, out]() {
-              const Isa isa = ctx.isa();
-              const Program p = parse_assembly_file(isa, *in);
-              const CheckResult r = check_program(isa, p);
-              if (!r.ok()) {
-                fmt::print(stderr, "{}", r.report(*in));
-                fmt::print(stderr, "tpugen: {} contract violation(s); nothing written\n", r.violations.size());
-                return kFail;
-              }
-              const auto words = encode_image(isa, p);
-              std::string path = *out;
-              if (path.empty()) path = std::filesystem::path(*in).replace_extension(".bin").string();
-              if (is_hex_path(path)) write_image_hex(path, words);
-              else write_image_bin(path, words);
-              fmt::print("{}: {} instructions, {} issues, {} words -> {}\n", *in, p.instrs.size(), r.issues.size(),
-                         words.size(), path);
-              print_header(isa, r.header);
-              return kOk;
-            };
-          }};
+  return param_command<FileOpts>("asm",
+          "Assemble (and check) a program into an image: little-endian 64-bit words (.bin) or $readmemh hex (.hex).\n"
+          "Example: tpugen asm examples/asm/gemm_8x8x8.asm -o gemm.hex",
+          [](CLI::App& sub, FileOpts& o) {
+            sub.add_option("source", o.in, "assembly source")->required();
+            sub.add_option("-o,--out", o.out, "the image (default: the source with .bin); .hex or .mem writes hex");
+          },
+          [](Context& ctx, FileOpts& o) {
+            const Isa isa = ctx.isa();
+            const Program p = parse_assembly_file(isa, o.in);
+            const CheckResult r = check_program(isa, p);
+            if (!r.ok()) {
+              fmt::print(stderr, "{}", r.report(o.in));
+              fmt::print(stderr, "tpugen: {} contract violation(s); nothing written\n", r.violations.size());
+              return kFail;
+            }
+            const auto words = encode_image(isa, p);
+            std::string path = o.out;
+            if (path.empty()) path = std::filesystem::path(o.in).replace_extension(".bin").string();
+            if (is_hex_path(path)) write_image_hex(path, words);
+            else write_image_bin(path, words);
+            fmt::print("{}: {} instructions, {} issues, {} words -> {}\n", o.in, p.instrs.size(), r.issues.size(),
+                       words.size(), path);
+            print_header(isa, r.header);
+            return kOk;
+          });
 }
 
 Command disasm_command() {
-  return {"disasm", "Disassemble an image (.bin or .hex) into assembly, header counts as comments.\n"
-                    "Example: tpugen disasm gemm.hex",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto in = std::make_shared<std::string>();
-            sub.add_option("image", *in, "program image")->required()->check(CLI::ExistingFile);
-            return [&ctx, in]() {
-              const Isa isa = ctx.isa();
-              const auto words = read_image(*in);
-              const Program p = decode_image(isa, words, *in);
-              fmt::print("# {}: {} instructions\n", *in, p.instrs.size());
-              print_header(isa, unpack_header(isa, words));
-              fmt::print("{}", disassemble(isa, p));
-              return kOk;
-            };
-          }};
+  return param_command<FileOpts>("disasm",
+          "Disassemble an image (.bin or .hex) into assembly, header counts as comments.\n"
+          "Example: tpugen disasm gemm.hex",
+          [](CLI::App& sub, FileOpts& o) {
+            sub.add_option("image", o.in, "program image")->required()->check(CLI::ExistingFile);
+          },
+          [](Context& ctx, FileOpts& o) {
+            const Isa isa = ctx.isa();
+            const auto words = read_image(o.in);
+            const Program p = decode_image(isa, words, o.in);
+            fmt::print("# {}: {} instructions\n", o.in, p.instrs.size());
+            print_header(isa, unpack_header(isa, words));
+            fmt::print("{}", disassemble(isa, p));
+            return kOk;
+          });
 }
 
 Command check_command() {
-  return {"check", "Check a program (assembly or image) against every contract of the spec.\n"
-                   "Example: tpugen check my_program.s",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto in = std::make_shared<std::string>();
-            sub.add_option("program", *in, "assembly (.s .asm .tpu) or image (.bin .hex .mem)")->required();
-            return [&ctx, in]() {
-              const Isa isa = ctx.isa();
-              const Program p = load_program(isa, *in);
-              CheckResult r = check_program(isa, p);
-              const auto ext = std::filesystem::path(*in).extension().string();
-              if (ext == ".bin" || is_hex_path(*in)) check_image(isa, read_image(*in), p, r);
-              if (!r.ok()) {
-                fmt::print(stderr, "{}", r.report(*in));
-                fmt::print(stderr, "tpugen: {} contract violation(s)\n", r.violations.size());
-                return kFail;
-              }
-              fmt::print("{}: {} instructions, {} issues: every contract holds\n", *in, p.instrs.size(), r.issues.size());
-              print_header(isa, r.header);
-              return kOk;
-            };
-          }};
+  return param_command<FileOpts>("check",
+          "Check a program (assembly or image) against every contract of the spec.\n"
+          "Example: tpugen check my_program.s",
+          [](CLI::App& sub, FileOpts& o) {
+            sub.add_option("program", o.in, "assembly (.s .asm .tpu) or image (.bin .hex .mem)")->required();
+          },
+          [](Context& ctx, FileOpts& o) {
+            const Isa isa = ctx.isa();
+            const Program p = load_program(isa, o.in);
+            CheckResult r = check_program(isa, p);
+            const auto ext = std::filesystem::path(o.in).extension().string();
+            if (ext == ".bin" || is_hex_path(o.in)) check_image(isa, read_image(o.in), p, r);
+            if (!r.ok()) {
+              fmt::print(stderr, "{}", r.report(o.in));
+              fmt::print(stderr, "tpugen: {} contract violation(s)\n", r.violations.size());
+              return kFail;
+            }
+            fmt::print("{}: {} instructions, {} issues: every contract holds\n", o.in, p.instrs.size(), r.issues.size());
+            print_header(isa, r.header);
+            return kOk;
+          });
 }
 
 }  // namespace tpugen::cli

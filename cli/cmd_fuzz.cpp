@@ -362,50 +362,48 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
 }  // namespace
 
 Command fuzz_command() {
-  return {"fuzz",
+  return param_command<FuzzOpts>("fuzz",
           "Run random legal programs on the RTL and the model and compare C and the on-chip state bit for bit;\n"
           "shrink each disagreement into a reproducer directory. A campaign is a pure function of the parameters\n"
           "and the seed range, so shards run anywhere. Example: tpugen fuzz --T 8 --maxdim 64 --count 500 --seed 1000",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto o = std::make_shared<FuzzOpts>();
-            sub.add_option("--count", o->count, "programs to run")->capture_default_str();
-            sub.add_option("--seed", o->seed, "the first seed (program i has seed S + i)")->capture_default_str();
-            sub.add_option("--jobs,-j", o->jobs, "simulations at once (default: the machine's cores)");
-            sub.add_option("--time-budget", o->time_budget, "stop taking programs after this many seconds (0: none)")
+          [](CLI::App& sub, FuzzOpts& o) {
+            sub.add_option("--count", o.count, "programs to run")->capture_default_str();
+            sub.add_option("--seed", o.seed, "the first seed (program i has seed S + i)")->capture_default_str();
+            sub.add_option("--jobs,-j", o.jobs, "simulations at once (default: the machine's cores)");
+            sub.add_option("--time-budget", o.time_budget, "stop taking programs after this many seconds (0: none)")
                 ->capture_default_str();
-            sub.add_option("--out", o->out, "where reproducers go (one directory per seed)")->capture_default_str();
-            sub.add_option("--json", o->json, "write the campaign's report as JSON");
-            sub.add_option("--replay", o->replay, "rerun one reproducer directory instead of a campaign");
-            sub.add_option("--emit", o->emit,
+            sub.add_option("--out", o.out, "where reproducers go (one directory per seed)")->capture_default_str();
+            sub.add_option("--json", o.json, "write the campaign's report as JSON");
+            sub.add_option("--replay", o.replay, "rerun one reproducer directory instead of a campaign");
+            sub.add_option("--emit", o.emit,
                            "write the cases of the seed range to this directory (seed-N/: program.s, A/B/C.npy, "
                            "case.json) without running them");
-            sub.add_option("--rtl", o->rtl_dir,
+            sub.add_option("--rtl", o.rtl_dir,
                            "fuzz this RTL directory (files.f, tpu_top with the generated core's ports) instead of "
                            "generating it");
-            sub.add_option("--budget", o->budget, "work per program: its busiest unit's steps (0: the default)");
-            sub.add_option("--dist", o->dist, "operands from one distribution: full, corner, mid or boundary");
-            sub.add_option("--latency", o->latency, "memory latency (cycles beyond the next one)")->capture_default_str();
-            sub.add_option("--backpressure", o->backpressure, "0..1: memory backpressure probability")
+            sub.add_option("--budget", o.budget, "work per program: its busiest unit's steps (0: the default)");
+            sub.add_option("--dist", o.dist, "operands from one distribution: full, corner, mid or boundary");
+            sub.add_option("--latency", o.latency, "memory latency (cycles beyond the next one)")->capture_default_str();
+            sub.add_option("--backpressure", o.backpressure, "0..1: memory backpressure probability")
                 ->capture_default_str()
                 ->check(CLI::Range(0.0, 0.99));
-            sub.add_option("--max-cycles", o->max_cycles, "give up on one program after this many cycles")
+            sub.add_option("--max-cycles", o.max_cycles, "give up on one program after this many cycles")
                 ->capture_default_str();
-            sub.add_option("--max-repros", o->max_repros, "shrink and write at most this many reproducers")
+            sub.add_option("--max-repros", o.max_repros, "shrink and write at most this many reproducers")
                 ->capture_default_str();
-            sub.add_flag("--no-shrink", o->no_shrink, "write reproducers as found, unshrunk");
-            sub.add_flag("--coverage", o->coverage, "print the coverage table");
-            sub.add_option("--rtl-coverage", o->rtl_coverage,
+            sub.add_flag("--no-shrink", o.no_shrink, "write reproducers as found, unshrunk");
+            sub.add_flag("--coverage", o.coverage, "print the coverage table");
+            sub.add_option("--rtl-coverage", o.rtl_coverage,
                            "build the simulator with Verilator --coverage, write each program's counts to this "
                            "directory, merge them (verilator_coverage) and report line, toggle and branch coverage");
-            sub.add_option("--rtl-cache", o->rtl_cache,
+            sub.add_option("--rtl-cache", o.rtl_cache,
                            "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)");
-            add_rtl_option_flags(sub, o->generator, "Generator options");
-            return [&ctx, o]() {
-              o->command = ctx.command_line;
-              return run_fuzz(ctx, *o);
-            };
-          }};
+            add_rtl_option_flags(sub, o.generator, "Generator options");
+          },
+          [](Context& ctx, FuzzOpts& o) {
+            o.command = ctx.command_line;
+            return run_fuzz(ctx, o);
+          });
 }
 
 }  // namespace tpugen::cli

@@ -60,20 +60,20 @@ int run_gen(const Context& ctx, const GenOpts& o) {
 }  // namespace
 
 Command gen_command() {
-  return {"gen", "Generate the SystemVerilog core for one configuration (top: tpu_top, or tpu_axi_top with --top axi;\n"
-                 "compile order in files.f; --vpi adds a cocotb build).\n"
-                 "Example: tpugen gen --T 8 --maxdim 64 --out rtl_t8\n"
-                 "         tpugen gen --top axi --T 8 --maxdim 64 --out rtl_t8_axi",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto o = std::make_shared<GenOpts>();
-            sub.add_option("--out", o->out, "the output directory (created if needed)")->required();
-            sub.add_flag("--vpi", o->vpi,
-                         "also write a cocotb testbench build: Verilator with VPI (cocotb.mk), the tpugen_cocotb "
-                         "helper library and an example test (see COCOTB.md in the output)");
-            add_rtl_option_flags(sub, o->rtl, "Generator options");
-            return [&ctx, o]() { return run_gen(ctx, *o); };
-          }};
+  return param_command<GenOpts>(
+      "gen",
+      "Generate the SystemVerilog core for one configuration (top: tpu_top, or tpu_axi_top with --top axi;\n"
+      "compile order in files.f; --vpi adds a cocotb build).\n"
+      "Example: tpugen gen --T 8 --maxdim 64 --out rtl_t8\n"
+      "         tpugen gen --top axi --T 8 --maxdim 64 --out rtl_t8_axi",
+      [](CLI::App& sub, GenOpts& o) {
+        sub.add_option("--out", o.out, "the output directory (created if needed)")->required();
+        sub.add_flag("--vpi", o.vpi,
+                     "also write a cocotb testbench build: Verilator with VPI (cocotb.mk), the tpugen_cocotb "
+                     "helper library and an example test (see COCOTB.md in the output)");
+        add_rtl_option_flags(sub, o.rtl, "Generator options");
+      },
+      run_gen);
 }
 
 }  // namespace tpugen::cli

@@ -9,6 +9,11 @@
 namespace tpugen::cli {
 
 namespace {
+struct LimitsOpts {
+  std::string shape;
+  bool json = false;
+};
+
 void print_limits(const std::vector<LimitResult>& limits) {
   for (const auto& l : limits) {
     std::string what = l.fits ? "fits" : (l.over > 0 ? fmt::format("OVER by {}", l.over) : "REFUSED");
@@ -27,36 +32,34 @@ nlohmann::ordered_json to_json(const std::vector<LimitResult>& limits) {
 }  // namespace
 
 Command limits_command() {
-  return {"limits", "Which program limit refuses a GEMM shape, by how much, and whether the split-operand-load\n"
-                    "alternative fits. Exit 0: fits as shipped; 3: fits only with --split-operand-load; 1: does not fit.\n"
-                    "Example: tpugen limits --T 8 --maxdim 128 --gemm 32x128x128",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto shape = std::make_shared<std::string>();
-            auto json = std::make_shared<bool>(false);
-            sub.add_option("--gemm", *shape, "the shape MxKxN")->required();
-            sub.add_flag("--json", *json, "print JSON");
-            return [&ctx, shape, json]() {
-              const Isa isa(ctx.spec, ctx.params());
-              const GemmLimits r = gemm_limits(isa, parse_shape(*shape));
-              if (*json) {
-                nlohmann::ordered_json j;
-                j["shape"] = *shape;
-                j["fits"] = r.fits;
-                j["limits"] = to_json(r.limits);
-                j["split_operand_load"] = {{"fits", r.split_fits}, {"limits", to_json(r.split)}};
-                fmt::print("{}\n", j.dump(2));
-              } else {
-                fmt::print("GEMM {} at T = {}, MAXDIM = {}: the shipped layout\n", *shape, isa.param("T"), isa.param("MAXDIM"));
-                print_limits(r.limits);
-                fmt::print("  => {}\n\nwith split_operand_load\n", r.fits ? "fits" : "does not fit");
-                print_limits(r.split);
-                fmt::print("  => {}\n", r.split_fits ? "fits" : "does not fit");
-              }
-              if (r.fits) return kOk;
-              return r.split_fits ? 3 : kFail;
-            };
-          }};
+  return param_command<LimitsOpts>("limits",
+          "Which program limit refuses a GEMM shape, by how much, and whether the split-operand-load\n"
+          "alternative fits. Exit 0: fits as shipped; 3: fits only with --split-operand-load; 1: does not fit.\n"
+          "Example: tpugen limits --T 8 --maxdim 128 --gemm 32x128x128",
+          [](CLI::App& sub, LimitsOpts& o) {
+            sub.add_option("--gemm", o.shape, "the shape MxKxN")->required();
+            sub.add_flag("--json", o.json, "print JSON");
+          },
+          [](Context& ctx, LimitsOpts& o) {
+            const Isa isa(ctx.spec, ctx.params());
+            const GemmLimits r = gemm_limits(isa, parse_shape(o.shape));
+            if (o.json) {
+              nlohmann::ordered_json j;
+              j["shape"] = o.shape;
+              j["fits"] = r.fits;
+              j["limits"] = to_json(r.limits);
+              j["split_operand_load"] = {{"fits", r.split_fits}, {"limits", to_json(r.split)}};
+              fmt::print("{}\n", j.dump(2));
+            } else {
+              fmt::print("GEMM {} at T = {}, MAXDIM = {}: the shipped layout\n", o.shape, isa.param("T"), isa.param("MAXDIM"));
+              print_limits(r.limits);
+              fmt::print("  => {}\n\nwith split_operand_load\n", r.fits ? "fits" : "does not fit");
+              print_limits(r.split);
+              fmt::print("  => {}\n", r.split_fits ? "fits" : "does not fit");
+            }
+            if (r.fits) return kOk;
+            return r.split_fits ? 3 : kFail;
+          });
 }
 
 }  // namespace tpugen::cli

@@ -13,6 +13,7 @@
 #include "isa/check.h"
 #include "isa/image.h"
 #include "isa/limits.h"
+#include "model/core/c_compare.h"
 #include "model/core/gemm_job.h"
 #include "model/core/model.h"
 #include "model/npy.h"
@@ -81,25 +82,6 @@ std::string rtl_failure(const sim::RtlRunResult& r) {
     if (c.done != c.count) s += fmt::format("\n    {} {}/{}  ({})", c.name, c.done, c.count, c.unit);
   for (const auto& e : r.protocol_errors) s += "\n    protocol error, " + e;
   return s;
-}
-
-/// The first byte where two C images differ, "" when equal.
-std::string first_c_difference(const std::vector<std::int8_t>& rtl_c, const std::vector<std::int8_t>& model_c,
-                               std::int64_t maxdim) {
-  if (rtl_c.size() != model_c.size())
-    return fmt::format("the RTL returned {} C bytes, the model {}", rtl_c.size(), model_c.size());
-  std::string first;
-  std::size_t more = 0;
-  for (std::size_t i = 0; i < rtl_c.size(); ++i) {
-    if (rtl_c[i] == model_c[i]) continue;
-    if (first.empty())
-      first = fmt::format("C[{}][{}]: rtl {}, model {}", static_cast<std::int64_t>(i) / maxdim,
-                          static_cast<std::int64_t>(i) % maxdim, rtl_c[i], model_c[i]);
-    else
-      ++more;
-  }
-  if (!first.empty() && more) first += fmt::format(" (and {} more)", more);
-  return first;
 }
 
 nlohmann::ordered_json rtl_json(const sim::RtlRunResult& r, const RunOpts& o, double ideal) {
@@ -359,48 +341,47 @@ int run_program(const Isa& isa, const RunOpts& o) {
 }  // namespace
 
 Command run_command() {
-  return {"run", "Run the shipped GEMM (or any program) and check C against clip(A @ B), bit for bit.\n"
-                 "Example: tpugen run --engine both --T 8 --maxdim 64 --gemm 40x24x56 --a A.npy --b B.npy --c-out C.npy",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto o = std::make_shared<RunOpts>();
-            sub.add_option("--engine", o->engine,
+  return param_command<RunOpts>("run",
+          "Run the shipped GEMM (or any program) and check C against clip(A @ B), bit for bit.\n"
+          "Example: tpugen run --engine both --T 8 --maxdim 64 --gemm 40x24x56 --a A.npy --b B.npy --c-out C.npy",
+          [](CLI::App& sub, RunOpts& o) {
+            sub.add_option("--engine", o.engine,
                            "model (the reference model), rtl (the generated core under Verilator) or both "
                            "(compares the whole C)")
                 ->capture_default_str()
                 ->check(CLI::IsMember({"model", "rtl", "both"}));
-            sub.add_option("--gemm", o->shape, "shape MxKxN (default MAXDIM cubed)");
-            sub.add_flag("--relu", o->relu, "relu before mvout");
-            sub.add_flag("--split-operand-load", o->split, "issue a load over MAXROWS rows as two");
-            sub.add_option("--a", o->a, "A as an int8 .npy (M x K); default random from --seed");
-            sub.add_option("--b", o->b, "B as an int8 .npy (K x N); default random from --seed");
-            sub.add_option("--c-in", o->c_in, "C's prior contents, int8 .npy (M x N); default random bytes");
-            sub.add_option("--c-out", o->c_out, "write the M x N result as int8 .npy (the RTL's, when it ran)");
-            sub.add_option("--seed", o->seed, "seed of the random operands, C prefill and RTL backpressure")
+            sub.add_option("--gemm", o.shape, "shape MxKxN (default MAXDIM cubed)");
+            sub.add_flag("--relu", o.relu, "relu before mvout");
+            sub.add_flag("--split-operand-load", o.split, "issue a load over MAXROWS rows as two");
+            sub.add_option("--a", o.a, "A as an int8 .npy (M x K); default random from --seed");
+            sub.add_option("--b", o.b, "B as an int8 .npy (K x N); default random from --seed");
+            sub.add_option("--c-in", o.c_in, "C's prior contents, int8 .npy (M x N); default random bytes");
+            sub.add_option("--c-out", o.c_out, "write the M x N result as int8 .npy (the RTL's, when it ran)");
+            sub.add_option("--seed", o.seed, "seed of the random operands, C prefill and RTL backpressure")
                 ->capture_default_str();
-            sub.add_option("--dist", o->dist, "random operands: full, corner, mid or boundary")->capture_default_str()
+            sub.add_option("--dist", o.dist, "random operands: full, corner, mid or boundary")->capture_default_str()
                 ->check(CLI::IsMember({"full", "corner", "mid", "boundary"}));
-            sub.add_option("--json", o->json, "write a JSON report");
-            sub.add_option("--program", o->program, "run this program (assembly or image) instead of the GEMM");
+            sub.add_option("--json", o.json, "write a JSON report");
+            sub.add_option("--program", o.program, "run this program (assembly or image) instead of the GEMM");
             auto* rtl = "RTL engine";
-            sub.add_option("--latency", o->latency,
+            sub.add_option("--latency", o.latency,
                            "memory latency: cycles from request handshake to response valid, beyond the next cycle")
                 ->capture_default_str()->group(rtl);
-            sub.add_option("--backpressure", o->backpressure,
+            sub.add_option("--backpressure", o.backpressure,
                            "0..1: probability that a memory withholds a ready or valid in a cycle")
                 ->capture_default_str()->check(CLI::Range(0.0, 0.99))->group(rtl);
-            sub.add_option("--trace", o->trace, "write an FST waveform of the RTL run")->group(rtl);
-            sub.add_option("--max-cycles", o->max_cycles, "give up on the RTL after this many cycles")
+            sub.add_option("--trace", o.trace, "write an FST waveform of the RTL run")->group(rtl);
+            sub.add_option("--max-cycles", o.max_cycles, "give up on the RTL after this many cycles")
                 ->capture_default_str()->group(rtl);
-            sub.add_option("--rtl-cache", o->rtl_cache,
+            sub.add_option("--rtl-cache", o.rtl_cache,
                            "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)")
                 ->group(rtl);
-            add_rtl_option_flags(sub, o->generator, rtl);
-            return [&ctx, o]() {
-              const Isa isa = ctx.isa();
-              return o->program.empty() ? run_gemm(isa, *o) : run_program(isa, *o);
-            };
-          }};
+            add_rtl_option_flags(sub, o.generator, rtl);
+          },
+          [](Context& ctx, RunOpts& o) {
+            const Isa isa = ctx.isa();
+            return o.program.empty() ? run_gemm(isa, o) : run_program(isa, o);
+          });
 }
 
 }  // namespace tpugen::cli

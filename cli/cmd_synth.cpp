@@ -95,45 +95,43 @@ int run_synth(const Context& ctx, SynthOpts& o) {
 }  // namespace
 
 Command synth_command() {
-  return {"synth",
+  return param_command<SynthOpts>("synth",
           "Synthesize the configuration's core with Yosys for a target (generic, xilinx, ice40), with the gates\n"
           "(no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM),\n"
           "resource and depth estimates (Fmax by nextpnr-ice40 for ice40), and the handoff files: RTL, files.f,\n"
           "netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports. Example:\n"
           "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4",
-          [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            add_param_flags(sub, ctx);
-            auto o = std::make_shared<SynthOpts>();
-            sub.add_option("--out", o->out, "the output directory (created if needed)")->required();
-            sub.add_option("--target", o->target, "generic (Yosys synth), xilinx (synth_xilinx) or ice40 "
+          [](CLI::App& sub, SynthOpts& o) {
+            sub.add_option("--out", o.out, "the output directory (created if needed)")->required();
+            sub.add_option("--target", o.target, "generic (Yosys synth), xilinx (synth_xilinx) or ice40 "
                                                   "(synth_ice40 + nextpnr-ice40)")
                 ->check(CLI::IsMember({"generic", "xilinx", "ice40"}))
                 ->capture_default_str();
-            sub.add_option("--clock-mhz", o->flow.clock_mhz, "the clock the SDC/XDC and nextpnr aim at")
+            sub.add_option("--clock-mhz", o.flow.clock_mhz, "the clock the SDC/XDC and nextpnr aim at")
                 ->capture_default_str()
                 ->check(CLI::Range(1.0, 2000.0));
-            sub.add_option("--family", o->flow.xilinx_family,
+            sub.add_option("--family", o.flow.xilinx_family,
                            "xilinx: synth_xilinx -family (xcup: UltraScale+, like the original's xcu280; xc7, xcu)")
                 ->capture_default_str();
-            sub.add_option("--part", o->flow.xilinx_part, "the part the Vivado script and the .core name")
+            sub.add_option("--part", o.flow.xilinx_part, "the part the Vivado script and the .core name")
                 ->capture_default_str();
-            sub.add_option("--device", o->flow.ice40_device, "ice40: nextpnr-ice40 device (hx8k, up5k, ...)")
+            sub.add_option("--device", o.flow.ice40_device, "ice40: nextpnr-ice40 device (hx8k, up5k, ...)")
                 ->capture_default_str();
-            sub.add_option("--package", o->flow.ice40_package, "ice40: the device's package (ct256, sg48, ...)")
+            sub.add_option("--package", o.flow.ice40_package, "ice40: the device's package (ct256, sg48, ...)")
                 ->capture_default_str();
-            sub.add_option("--units", o->units,
+            sub.add_option("--units", o.units,
                            "ice40: place and route each unit of the hierarchy on its own, for a core Fmax estimate: "
                            "auto (when the whole top does not fit), always, never")
                 ->check(CLI::IsMember({"auto", "always", "never"}))
                 ->capture_default_str();
-            sub.add_option("--seed", o->flow.seed, "ice40: nextpnr's placer seed")->capture_default_str();
-            sub.add_option("--rtl", o->rtl_dir,
+            sub.add_option("--seed", o.flow.seed, "ice40: nextpnr's placer seed")->capture_default_str();
+            sub.add_option("--rtl", o.rtl_dir,
                            "synthesize this RTL directory (files.f and its sources) instead of generating it")
                 ->check(CLI::ExistingDirectory);
-            sub.add_option("--top-module", o->top, "the top module of --rtl (default: the generated top's name)");
-            add_rtl_option_flags(sub, o->rtl, "Generator options");
-            return [&ctx, o]() { return run_synth(ctx, *o); };
-          }};
+            sub.add_option("--top-module", o.top, "the top module of --rtl (default: the generated top's name)");
+            add_rtl_option_flags(sub, o.rtl, "Generator options");
+          },
+          [](Context& ctx, SynthOpts& o) { return run_synth(ctx, o); });
 }
 
 }  // namespace tpugen::cli

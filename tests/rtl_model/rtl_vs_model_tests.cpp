@@ -22,15 +22,11 @@
 #include "model/core/operands.h"
 #include "sim/rtl_engine.h"
 #include "spec/params.h"
+#include "../unit/test_support.h"
 
 using namespace tpugen;
 
 namespace {
-
-const Spec& spec() {
-  static const Spec s = load_spec(TPUGEN_SOURCE_DIR "/spec/tinytpu_isa.yaml");
-  return s;
-}
 
 /// The top under test: tpu_axi_top in the build defining TPUGEN_RTL_TOP "axi".
 constexpr hdl::TopKind top_under_test() {
@@ -53,7 +49,7 @@ const Config& config(const ParamOverrides& o, int c_beat = 1) {
   static std::map<std::pair<ParamOverrides, int>, Config> cache;
   auto it = cache.find({o, c_beat});
   if (it != cache.end()) return it->second;
-  Isa isa(spec(), legal_params(spec(), o, nullptr));
+  Isa isa = test::isa_at(o);
   hdl::RtlOptions options;
   options.c_beat_words = c_beat;
   options.top = top_under_test();
@@ -74,18 +70,8 @@ void gemm_both(const ParamOverrides& o, GemmShape s, bool relu, const std::strin
             << isa.param("DMA_WORDS") << " " << s.m << "x" << s.k << "x" << s.n << (relu ? " relu " : " ") << dist
             << " seed " << seed << " latency " << run.latency << " backpressure " << run.backpressure
             << " CBeat " << c_beat);
-  std::mt19937_64 rng(seed);
-  GemmJob job;
-  job.shape = s;
-  job.options = GemmOptions{relu, false};
-  if (dist == "boundary") {
-    boundary_operands(s.m, s.k, s.n, rng, job.a, job.b);
-  } else {
-    job.a = random_matrix(s.m, s.k, parse_operand_dist(dist), rng);
-    job.b = random_matrix(s.k, s.n, parse_operand_dist(dist), rng);
-  }
+  const GemmJob job = test::random_gemm_job(isa, s, GemmOptions{relu, false}, dist, seed);
   const std::int64_t maxdim = isa.param("MAXDIM");
-  job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
   const GemmOutcome model = run_gemm_model(isa, job);
   sim::RtlRunOptions opts = run;
   opts.seed = seed;

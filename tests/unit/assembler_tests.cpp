@@ -15,6 +15,7 @@
 #include "isa/program.h"
 #include "spec/params.h"
 #include "spec/spec.h"
+#include "test_support.h"
 
 using namespace tpugen;
 
@@ -243,14 +244,10 @@ TEST_CASE("assembler: the GEMM example expands to the shipped addresses", "[asse
 
 TEST_CASE("assembler: the GEMM example is refused at T=8 where its k loop would run 0 times", "[assembler]") {
   const Isa isa = make_isa(8);
-  try {
-    (void)parse_assembly_file(isa, kGemmPath);
-    FAIL("expected asm.loop_trip");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "asm.loop_trip");
-    CHECK(e.where().file == kGemmPath);
-    CHECK(e.where().line == line_of(read_text(kGemmPath), "loop kb Kt - 1"));
-  }
+  const Error e = test::error_of([&] { (void)parse_assembly_file(isa, kGemmPath); });
+  CHECK(e.rule() == "asm.loop_trip");
+  CHECK(e.where().file == kGemmPath);
+  CHECK(e.where().line == line_of(read_text(kGemmPath), "loop kb Kt - 1"));
 }
 
 TEST_CASE("assembler: round trips at T=4 and T=8", "[assembler]") {
@@ -461,13 +458,9 @@ TEST_CASE("assembler: error rules, lines and columns", "[assembler]") {
 
 TEST_CASE("assembler: parse_assembly_file reports a missing file", "[assembler]") {
   const Isa isa = make_isa(4);
-  try {
-    (void)parse_assembly_file(isa, "/nonexistent/dir/x.asm");
-    FAIL("expected asm.io");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "asm.io");
-    CHECK(e.where().file == "/nonexistent/dir/x.asm");
-  }
+  const Error e = test::error_of([&] { (void)parse_assembly_file(isa, "/nonexistent/dir/x.asm"); });
+  CHECK(e.rule() == "asm.io");
+  CHECK(e.where().file == "/nonexistent/dir/x.asm");
 }
 
 TEST_CASE("assembler: .raw decodes and round trips what text cannot say", "[assembler]") {

@@ -89,13 +89,9 @@ TEST_CASE("the AXI top refuses a configuration whose beats AXI cannot size", "[a
   o.top = TopKind::Axi;
   // T = 12: a packed operand word is 12 bytes, not a power of two.
   const Isa isa = test::isa_at({{"T", 12}, {"MAXDIM", 48}});
-  try {
-    RtlContext ctx(isa, o);
-    FAIL("accepted");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "rtl.axi");
-    CHECK_THAT(e.message(), Catch::Contains("DMA_WORDS * T") && Catch::Contains("power of two"));
-  }
+  const Error e = test::error_of([&] { RtlContext ctx(isa, o); });
+  CHECK(e.rule() == "rtl.axi");
+  CHECK_THAT(e.message(), Catch::Contains("DMA_WORDS * T") && Catch::Contains("power of two"));
   // The core top has no such limit.
   CHECK_NOTHROW(RtlContext(isa, RtlOptions{}));
 }
@@ -108,14 +104,10 @@ TEST_CASE("STATUS.fault must be as wide as the ISA spec's fault codes", "[axi_sp
   o.top = TopKind::Axi;
   o.axi_spec_path = path.string();
   const RtlContext ctx(test::isa_at({{"T", 4}, {"MAXDIM", 16}}), o);
-  try {
-    (void)emit_tpu_axi_top(ctx);
-    FAIL("accepted");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "axi.spec");
-    CHECK_THAT(e.message(), Catch::Contains("field fault is 3 bits, but the core's fault_o is 4"));
-    CHECK(e.where().file == path.string());
-  }
+  const Error e = test::error_of([&] { (void)emit_tpu_axi_top(ctx); });
+  CHECK(e.rule() == "axi.spec");
+  CHECK_THAT(e.message(), Catch::Contains("field fault is 3 bits, but the core's fault_o is 4"));
+  CHECK(e.where().file == path.string());
 }
 
 TEST_CASE("docs/axi_top.md is the AXI spec's rendering (regenerate with: tpugen docs)", "[axi_spec][docs]") {

@@ -11,6 +11,7 @@
 #include "isa/check.h"
 #include "isa/derive.h"
 #include "isa/image.h"
+#include "test_support.h"
 
 using namespace tpugen;
 
@@ -150,6 +151,21 @@ void require_only(const CheckResult& r, const std::string& rule, std::size_t pc)
   CHECK(r.violations[0].rule == rule);
   CHECK(r.violations[0].pc == pc);
   CHECK(r.violations[0].line == line_of(pc));
+}
+
+/// The first violation of `rule`; fails the test (with the report) when there is none.
+const Violation& require_violation(const CheckResult& r, std::string_view rule) {
+  INFO(r.report("check_test.s"));
+  const Violation* v = find(r, rule);
+  REQUIRE(v != nullptr);
+  return *v;
+}
+
+/// A violation of `rule` at instruction `pc` whose message says `says`.
+void check_violation(const CheckResult& r, std::string_view rule, std::size_t pc, const std::string& says) {
+  const Violation& v = require_violation(r, rule);
+  CHECK(v.pc == pc);
+  CHECK_THAT(v.message, Catch::Contains(says));
 }
 
 void require_clean(const CheckResult& r) {
@@ -449,10 +465,9 @@ TEST_CASE("check: each bad program breaks exactly the rule it is about, at its i
       const CheckResult r = check(isa, c.prog);
       INFO(r.report(c.prog.program().source));
       CHECK(rules_of(r) == c.all);
-      const Violation* v = find(r, c.rule);
-      REQUIRE(v != nullptr);
-      CHECK(v->pc == c.pc);
-      CHECK(v->line == line_of(c.pc));
+      const Violation& v = require_violation(r, c.rule);
+      CHECK(v.pc == c.pc);
+      CHECK(v.line == line_of(c.pc));
       CHECK_THROWS_AS(assemble(isa, c.prog.program()), Error);
     }
   }
@@ -585,11 +600,7 @@ TEST_CASE("check: a static field over its usable range, on data ops and in terms
   SECTION("nr = MAXROWS + 1 on a dma_ld") {
     Prog p(isa);
     p.load_b_to_spad(0, 0, 0, isa.param("MAXROWS") + 1);
-    const CheckResult r = check(isa, p);
-    const Violation* v = find(r, "field_range");
-    REQUIRE(v != nullptr);
-    CHECK(v->pc == 0);
-    CHECK_THAT(v->message, Catch::Contains("nr"));
+    check_violation(check(isa, p), "field_range", 0, "nr");
   }
   SECTION("an address field = ADDR_MAX + 1") {
     Prog p(isa);
@@ -597,11 +608,7 @@ TEST_CASE("check: a static field over its usable range, on data ops and in terms
         .mm(0, 0, 0, 0, t)
         .mvout(0, 0, 0, t)
         .op("vrelu", 1, {{"ar_d", 0}, {"ar_s", isa.param("ADDR_MAX") + 1}});
-    const CheckResult r = check(isa, p);
-    const Violation* v = find(r, "field_range");
-    REQUIRE(v != nullptr);
-    CHECK(v->pc == 4);
-    CHECK_THAT(v->message, Catch::Contains("ar_s"));
+    check_violation(check(isa, p), "field_range", 4, "ar_s");
   }
   SECTION("an instruction with the wrong number of fields") {
     Prog p(isa);
@@ -619,9 +626,8 @@ TEST_CASE("check: AGU-resolved fields are named as such", "[check]") {
   Prog p(isa);
   p.operands_loaded().loop(2).mm(0, 0, 0, addr_max - 3, t, {{"spad_w", 0, 4}}).endloop();
   const CheckResult r = check(isa, p);
-  const Violation* v = find(r, "field_range");
-  REQUIRE(v != nullptr);
-  CHECK_THAT(v->message, Catch::Contains("AGU-resolved") && Catch::Contains(std::to_string(addr_max + 1)) &&
+  const Violation& v = require_violation(r, "field_range");
+  CHECK_THAT(v.message, Catch::Contains("AGU-resolved") && Catch::Contains(std::to_string(addr_max + 1)) &&
                              Catch::Contains(fmt::format("0..{}", addr_max)));
 }
 
@@ -704,16 +710,12 @@ TEST_CASE("check: assemble throws check.<first rule> listing every violation", "
   p.vrelu(0, 0, t).loop(0).nop().endloop();
   const CheckResult r = check(isa, p);
   REQUIRE(r.violations.size() == 2);
-  try {
-    (void)assemble(isa, p.program());
-    FAIL("assemble accepted a bad program");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "check.write_before_read_ar");
-    CHECK(e.where().file == "bad.s");
-    CHECK(e.where().line == line_of(0));
-    CHECK_THAT(e.message(), Catch::Contains("[write_before_read_ar]") && Catch::Contains("[loop_trip]") &&
-                                Catch::Contains(r.report("bad.s")));
-  }
+  const Error e = test::error_of([&] { (void)assemble(isa, p.program()); });
+  CHECK(e.rule() == "check.write_before_read_ar");
+  CHECK(e.where().file == "bad.s");
+  CHECK(e.where().line == line_of(0));
+  CHECK_THAT(e.message(), Catch::Contains("[write_before_read_ar]") && Catch::Contains("[loop_trip]") &&
+                              Catch::Contains(r.report("bad.s")));
 }
 
 // ---------------------------------------------------------------------------

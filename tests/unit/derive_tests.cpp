@@ -86,18 +86,7 @@ TEST_CASE("each memory's writers and readers are derived from the actions", "[de
 
 TEST_CASE("dma_ld's mode routes source and destination through only_if", "[derive]") {
   const Isa isa = test::isa_at();
-  const Opcode& ld = isa.spec().opcode_named("dma_ld");
-  auto route = [&](std::int64_t mode) {
-    Instr in = isa.make(ld);
-    in.fields[isa.operand_index(ld, "mode")] = mode;
-    in.fields[isa.nr_index()] = 4;
-    std::string src, dst;
-    for (const Action* a : active_actions(isa, ld, in.fields)) {
-      if (a->kind == ActionKind::Read) src = a->state;
-      if (a->kind == ActionKind::Write) dst = a->state;
-    }
-    return src + "->" + dst;
-  };
+  auto route = [&](std::int64_t mode) { return test::dma_ld_route(isa, mode, 4); };
   CHECK(route(0) == "A->spad");
   CHECK(route(1) == "B->spad");
   CHECK(route(2) == "A->vr");

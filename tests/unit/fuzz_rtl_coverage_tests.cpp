@@ -37,11 +37,7 @@ TEST_CASE("fuzz rtl coverage: points are counted by kind and module", "[fuzzgen]
 TEST_CASE("fuzz rtl coverage: a file that is not coverage data is refused with its line", "[fuzzgen][rtl_coverage]") {
   const auto path = std::filesystem::temp_directory_path() / "tpugen_cov_bad.dat";
   test::write_text(path, "# SystemC::Coverage-3\nthis is not a point\n");
-  try {
-    (void)sim::read_coverage_dat(path);
-    FAIL("accepted");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "fuzz.rtl_coverage");
-    CHECK_THAT(e.message(), Catch::Contains(":2:"));
-  }
+  const Error e = test::error_of([&] { (void)sim::read_coverage_dat(path); });
+  CHECK(e.rule() == "fuzz.rtl_coverage");
+  CHECK_THAT(e.message(), Catch::Contains(":2:"));
 }

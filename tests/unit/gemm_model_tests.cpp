@@ -21,19 +21,7 @@ void check_shape(const Isa& isa, GemmShape s, bool relu, const std::string& dist
                  bool split = false) {
   INFO("T=" << isa.param("T") << " MAXDIM=" << isa.param("MAXDIM") << " " << s.m << "x" << s.k << "x" << s.n
             << (relu ? " relu" : "") << " " << dist << " seed " << seed);
-  std::mt19937_64 rng(seed);
-  GemmJob job;
-  job.shape = s;
-  job.options = GemmOptions{relu, split};
-  if (dist == "boundary") {
-    boundary_operands(s.m, s.k, s.n, rng, job.a, job.b);
-  } else {
-    const OperandDist d = parse_operand_dist(dist);
-    job.a = random_matrix(s.m, s.k, d, rng);
-    job.b = random_matrix(s.k, s.n, d, rng);
-  }
-  const std::int64_t maxdim = isa.param("MAXDIM");
-  job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
+  const GemmJob job = test::random_gemm_job(isa, s, GemmOptions{relu, split}, dist, seed);
   const GemmOutcome out = run_gemm_model(isa, job);
   const Int8Matrix want = reference_gemm(job.a, job.b, relu);
   const std::string diff = compare_c(out.c_full, job.c_init, want);
@@ -53,24 +41,25 @@ std::vector<GemmShape> sample_shapes(std::int64_t t, std::int64_t maxdim, int co
 
 const char* kDists[] = {"full", "corner", "mid", "boundary"};
 
-}  // namespace
-
-TEST_CASE("GEMM on the model equals clip(A @ B) at T=4, MAXDIM=64", "[model][gemm]") {
-  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 64}});
+/// 30 shapes of sample_shapes at T = t, MAXDIM = 64: shape i with relu when
+/// i % 2 == relu_parity, the distributions in turn, seed seed_base + i.
+void check_sampled_shapes(std::int64_t t, int relu_parity, std::uint64_t seed_base) {
+  const Isa isa = test::isa_at({{"T", t}, {"MAXDIM", 64}});
   int i = 0;
-  for (const auto& s : sample_shapes(4, 64, 30, 4)) {
-    check_shape(isa, s, i % 2 == 1, kDists[i % 4], 1000 + static_cast<std::uint64_t>(i));
+  for (const auto& s : sample_shapes(t, 64, 30, static_cast<std::uint64_t>(t))) {
+    check_shape(isa, s, i % 2 == relu_parity, kDists[i % 4], seed_base + static_cast<std::uint64_t>(i));
     ++i;
   }
 }
 
+}  // namespace
+
+TEST_CASE("GEMM on the model equals clip(A @ B) at T=4, MAXDIM=64", "[model][gemm]") {
+  check_sampled_shapes(4, /*relu_parity=*/1, 1000);
+}
+
 TEST_CASE("GEMM on the model equals clip(A @ B) at T=8, MAXDIM=64", "[model][gemm]") {
-  const Isa isa = test::isa_at({{"T", 8}, {"MAXDIM", 64}});
-  int i = 0;
-  for (const auto& s : sample_shapes(8, 64, 30, 8)) {
-    check_shape(isa, s, i % 2 == 0, kDists[i % 4], 2000 + static_cast<std::uint64_t>(i));
-    ++i;
-  }
+  check_sampled_shapes(8, /*relu_parity=*/0, 2000);
 }
 
 TEST_CASE("GEMM on the model at every shape of T=4, MAXDIM=16", "[model][gemm]") {

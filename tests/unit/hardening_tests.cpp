@@ -90,13 +90,9 @@ TEST_CASE("check_image: a bit outside every field is image.unused_bits at its in
 TEST_CASE("decode_image names the image when even the header is cut short", "[hardening][image]") {
   const Isa isa = test::isa_at();
   const auto words = encode_image(isa, vadd_program(isa, {4, 4, 4}));
-  try {
-    (void)decode_image(isa, std::span(words).first(2), "short.bin");
-    FAIL("decoded");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "image.truncated");
-    CHECK(e.where().file == "short.bin");
-  }
+  const Error e = test::error_of([&] { (void)decode_image(isa, std::span(words).first(2), "short.bin"); });
+  CHECK(e.rule() == "image.truncated");
+  CHECK(e.where().file == "short.bin");
 }
 
 TEST_CASE("the issue bound: check_program and the model refuse one issue past it", "[hardening][model]") {
@@ -105,12 +101,8 @@ TEST_CASE("the issue bound: check_program and the model refuse one issue past it
   CHECK(check_program(isa, p, 21).ok());
   CHECK(rules_of(check_program(isa, p, 20)) == std::vector<std::string>{"issue_bound"});
   CHECK_NOTHROW(Model(isa).run(p, 21));
-  try {
-    Model(isa).run(p, 20);
-    FAIL("ran past the bound");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "expand.too_long");
-  }
+  const Error e = test::error_of([&] { Model(isa).run(p, 20); });
+  CHECK(e.rule() == "expand.too_long");
   CHECK_THROWS_AS(expand(isa, p, 20), Error);
   CHECK(expand(isa, p, 21).size() == 21);
 }
@@ -126,13 +118,9 @@ TEST_CASE("npy: the reader over bytes equals the file reader, and npy_bytes is w
   const auto path = (std::filesystem::temp_directory_path() / "tpugen_hardening_m.npy").string();
   write_npy_int8(path, m);
   CHECK(test::read_text(path) == bytes);
-  try {
-    (void)parse_npy_int8(bytes.substr(0, bytes.size() - 1), "cut.npy");
-    FAIL("parsed");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "npy.truncated");
-    CHECK(e.where().file == "cut.npy");
-  }
+  const Error e = test::error_of([&] { (void)parse_npy_int8(bytes.substr(0, bytes.size() - 1), "cut.npy"); });
+  CHECK(e.rule() == "npy.truncated");
+  CHECK(e.where().file == "cut.npy");
 }
 
 TEST_CASE("expressions nested past the limit are expr.too_deep, not a stack overflow", "[hardening][expr]") {

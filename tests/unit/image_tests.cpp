@@ -13,14 +13,7 @@ std::string tmp_path(const std::string& name) {
   return (std::filesystem::temp_directory_path() / ("tpugen_image_" + name)).string();
 }
 
-std::string rule_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.rule();
-  }
-  return "none";
-}
+using test::rule_of;
 
 /// dma_ld A -> vr, 4 rows; mm of 4 rows; mvout: a one-tile program.
 Program tiny(const Isa& isa) {
@@ -97,13 +90,9 @@ TEST_CASE("bad images are refused with a rule and a location", "[image]") {
   CHECK(rule_of([&] { (void)read_image(odd); }) == "image.format");
   const std::string bad = tmp_path("bad.hex");
   std::ofstream(bad) << "0000000000000004\nnot-hex\n";
-  try {
-    (void)read_image(bad);
-    FAIL("read");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "image.format");
-    CHECK(e.where().line == 2);
-  }
+  const Error e = test::error_of([&] { (void)read_image(bad); });
+  CHECK(e.rule() == "image.format");
+  CHECK(e.where().line == 2);
   std::ofstream(bad) << "@10\n";
   CHECK(rule_of([&] { (void)read_image(bad); }) == "image.format");
   std::ofstream(bad) << "11112222333344445\n";
@@ -115,13 +104,9 @@ TEST_CASE("a header count that does not fit its slice is refused, naming it", "[
   const Isa isa = test::isa_at();
   std::vector<std::int64_t> counts(isa.spec().header.size(), 0);
   counts[5] = 32768;
-  try {
-    (void)pack_header(isa, counts);
-    FAIL("packed");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "header.overflow");
-    CHECK_THAT(e.message(), Catch::Contains(isa.spec().header[5].name));
-  }
+  const Error e = test::error_of([&] { (void)pack_header(isa, counts); });
+  CHECK(e.rule() == "header.overflow");
+  CHECK_THAT(e.message(), Catch::Contains(isa.spec().header[5].name));
   counts[5] = 32767;
   CHECK(unpack_header(isa, pack_header(isa, counts)) == counts);
 }

@@ -14,6 +14,7 @@
 #include "model/core/model.h"
 #include "spec/params.h"
 #include "spec/spec.h"
+#include "test_support.h"
 
 namespace {
 
@@ -637,14 +638,10 @@ TEST_CASE("model: an access outside a memory is model.bounds, naming the instruc
       std::vector<Instr> p = {b.dma_ld(kAToVr, 0, 0, 0, 1), cases[i].bad};
       p[1].line = 42;
       INFO("T=" << t << " case " << i);
-      try {
-        m.run(prog(p));
-        FAIL("no error");
-      } catch (const Error& e) {
-        CHECK(e.rule() == "model.bounds");
-        CHECK_THAT(e.message(), Catch::Contains("instruction 1 (line 42") && Catch::Contains(cases[i].memory));
-        CHECK(e.where().line == 42);
-      }
+      const Error e = test::error_of([&] { m.run(prog(p)); });
+      CHECK(e.rule() == "model.bounds");
+      CHECK_THAT(e.message(), Catch::Contains("instruction 1 (line 42") && Catch::Contains(cases[i].memory));
+      CHECK(e.where().line == 42);
       // Nothing of the refused instruction happened; the one before it did.
       CHECK(m.written("vr", 0));
       for (i64 r = 1; r < nvr; ++r) REQUIRE_FALSE(m.written("vr", r));
@@ -741,12 +738,8 @@ TEST_CASE("model: unit steps follow the seed's per-unit work counts", "[model]")
 TEST_CASE("model: a program the sequencer cannot follow is refused by expand's rules", "[model]") {
   const Build b(4, 16);
   Model m(b.isa);
-  try {
-    m.run(prog({b.endloop()}));
-    FAIL("no error");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "expand.loop_balance");
-  }
+  const Error e = test::error_of([&] { m.run(prog({b.endloop()})); });
+  CHECK(e.rule() == "expand.loop_balance");
 }
 
 TEST_CASE("model: MAXDIM = 64 builds run the largest looped GEMM", "[model]") {

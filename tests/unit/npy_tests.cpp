@@ -11,6 +11,7 @@
 
 #include "model/npy.h"
 #include "util/diag.h"
+#include "test_support.h"
 
 namespace {
 
@@ -171,13 +172,9 @@ TEST_CASE("npy: header errors are npy.header", "[npy]") {
 TEST_CASE("npy: Fortran order is refused", "[npy]") {
   const std::string path = scratch("fortran.npy");
   put_file(path, npy(1, "{'descr': '|i1', 'fortran_order': True, 'shape': (2, 3), }", kData23));
-  try {
-    (void)read_npy_int8(path);
-    FAIL("no error");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "npy.header");
-    CHECK_THAT(e.message(), Catch::Contains("Fortran"));
-  }
+  const Error e = test::error_of([&] { (void)read_npy_int8(path); });
+  CHECK(e.rule() == "npy.header");
+  CHECK_THAT(e.message(), Catch::Contains("Fortran"));
 }
 
 TEST_CASE("npy: a dtype other than int8 is npy.dtype, and named", "[npy]") {
@@ -219,17 +216,8 @@ TEST_CASE("npy: a short file is npy.truncated", "[npy]") {
 TEST_CASE("npy: files that cannot be opened are npy.io; a matrix that is not its shape is npy.shape", "[npy]") {
   CHECK(rule_of_read(scratch("does-not-exist.npy")) == "npy.io");
   const std::string nodir = scratch("no-such-dir/out.npy");
-  try {
-    write_npy_int8(nodir, Int8Matrix{1, 1, {0}});
-    FAIL("no error");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "npy.io");
-    CHECK_THAT(e.message(), Catch::Contains(nodir));
-  }
-  try {
-    write_npy_int8(scratch("bad-shape.npy"), Int8Matrix{2, 3, {1, 2, 3}});
-    FAIL("no error");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "npy.shape");
-  }
+  const Error e = test::error_of([&] { write_npy_int8(nodir, Int8Matrix{1, 1, {0}}); });
+  CHECK(e.rule() == "npy.io");
+  CHECK_THAT(e.message(), Catch::Contains(nodir));
+  CHECK(test::rule_of([&] { write_npy_int8(scratch("bad-shape.npy"), Int8Matrix{2, 3, {1, 2, 3}}); }) == "npy.shape");
 }

@@ -82,14 +82,10 @@ TEST_CASE("run_process names a program it cannot start, with the caller's rule",
   ProcessSpec s;
   s.argv = {"tpugen-no-such-program", "--version"};
   s.rule = "test.start";
-  try {
-    (void)run_process(s);
-    FAIL("started a program that does not exist");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "test.start");
-    CHECK_THAT(e.message(), Catch::Contains("cannot start 'tpugen-no-such-program'") &&
-                                Catch::Contains("not found on PATH"));
-  }
+  const Error e = test::error_of([&] { (void)run_process(s); });
+  CHECK(e.rule() == "test.start");
+  CHECK_THAT(e.message(), Catch::Contains("cannot start 'tpugen-no-such-program'") &&
+                              Catch::Contains("not found on PATH"));
   s.argv = {"/nonexistent/tool"};
   CHECK_THROWS_WITH(run_process(s), Catch::Contains("cannot start '/nonexistent/tool'"));
   CHECK(process_output({"tpugen-no-such-program"}).empty());

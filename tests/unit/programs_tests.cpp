@@ -17,38 +17,20 @@
 #include "isa/image.h"
 #include "isa/limits.h"
 #include "isa/programs.h"
+#include "test_support.h"
 
 using namespace tpugen;
 
 namespace {
 
-const Spec& the_spec() {
-  static const Spec spec = load_spec(TPUGEN_SOURCE_DIR "/spec/tinytpu_isa.yaml");
-  return spec;
-}
+const Spec& the_spec() { return test::shipped_spec(); }
 
 Isa isa_at(std::int64_t t, std::int64_t maxdim) {
   return Isa(the_spec(), resolve_params(the_spec(), {{"T", t}, {"MAXDIM", maxdim}}, nullptr));
 }
 
-/// The rule of the tpugen::Error `f` throws, or "" when it throws none.
-std::string rule_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.rule();
-  }
-  return "";
-}
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.message();
-  }
-  return "";
-}
+using test::message_of;
+using test::rule_of;
 
 const Opcode& opc(std::string_view name) { return the_spec().opcode_named(name); }
 
@@ -412,17 +394,7 @@ TEST_CASE("builder: data fields and nr are not range-checked (the checker's job)
 TEST_CASE("programs: the GEMM's dma_ld modes route A to vr and B to spad", "[programs]") {
   const Isa isa = isa_at(4, 16);
   const Opcode& ld = opc("dma_ld");
-  auto routes = [&](std::int64_t mode) {
-    Instr probe = isa.make(ld);
-    probe.fields[isa.operand_index(ld, "mode")] = mode;
-    probe.fields[isa.nr_index()] = 1;
-    std::string src, dst;
-    for (const Action* a : active_actions(isa, ld, probe.fields)) {
-      if (a->kind == ActionKind::Read) src = a->state;
-      if (a->kind == ActionKind::Write) dst = a->state;
-    }
-    return src + "->" + dst;
-  };
+  auto routes = [&](std::int64_t mode) { return test::dma_ld_route(isa, mode, 1); };
   // The notes: 0 = A->spad, 1 = B->spad, 2 = A->vr, 3 = B->vr.
   CHECK(routes(2) == "A->vr");
   CHECK(routes(1) == "B->spad");

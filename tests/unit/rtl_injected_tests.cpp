@@ -111,13 +111,9 @@ TEST_CASE("an unknown injected defect is refused by name", "[rtl][inject]") {
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 16}});
   RtlOptions o;
   o.inject_bug = "off_by_everything";
-  try {
-    RtlContext ctx(isa, o);
-    FAIL("accepted");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "rtl.inject");
-    CHECK_THAT(e.message(), Catch::Contains("off_by_everything") && Catch::Contains("pe_product_width"));
-  }
+  const Error e = test::error_of([&] { RtlContext ctx(isa, o); });
+  CHECK(e.rule() == "rtl.inject");
+  CHECK_THAT(e.message(), Catch::Contains("off_by_everything") && Catch::Contains("pe_product_width"));
 }
 
 TEST_CASE("the sequencer refuses a spec without a fault code it raises", "[rtl][faults]") {
@@ -129,11 +125,7 @@ TEST_CASE("the sequencer refuses a spec without a fault code it raises", "[rtl][
   const Spec spec = load_spec_text(text, "no_loop_open.yaml");
   const Isa isa(spec, legal_params(spec, {{"T", 4}, {"MAXDIM", 16}}, nullptr));
   const RtlContext ctx(isa, RtlOptions{});
-  try {
-    (void)emit_tpu_sequencer(ctx);
-    FAIL("accepted");
-  } catch (const Error& e) {
-    CHECK(e.rule() == "rtl.unsupported");
-    CHECK_THAT(e.message(), Catch::Contains("FAULT_LOOP_OPEN"));
-  }
+  const Error e = test::error_of([&] { (void)emit_tpu_sequencer(ctx); });
+  CHECK(e.rule() == "rtl.unsupported");
+  CHECK_THAT(e.message(), Catch::Contains("FAULT_LOOP_OPEN"));
 }

@@ -1,16 +1,27 @@
 /// @file test_support.h
 /// @brief Shared fixtures for the unit tests: the shipped spec, loaded once
-/// per call site, and an Isa at given parameters.
+/// per call site, an Isa at given parameters, and commands run through the
+/// project's process runner (util/process.h).
 #pragma once
 
-#include <cstdlib>
+#include <catch2/catch.hpp>
+
 #include <filesystem>
+#include <functional>
+#include <optional>
+#include <random>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "isa/derive.h"
 #include "isa/instr.h"
+#include "model/core/gemm_job.h"
+#include "model/core/operands.h"
 #include "spec/spec.h"
+#include "util/process.h"
 
 namespace tpugen::test {
 
@@ -33,15 +44,95 @@ inline void write_text(const std::filesystem::path& path, const std::string& tex
   f << text;
 }
 
-/// A shell command's exit code and its stdout and stderr (kept in `log`).
+/// A command's exit code (-1 when a signal ended it) and its standard output
+/// and error (kept in `log` too).
 struct ShellRun {
   int code = -1;
   std::string output;
 };
 
+/// Run `argv` (no shell) through the project's process runner, in `cwd`
+/// (empty: here), its output to `log` and back in ShellRun::output.
+inline ShellRun run_command(std::vector<std::string> argv, const std::filesystem::path& log,
+                            const std::filesystem::path& cwd = {}) {
+  ProcessSpec spec;
+  spec.argv = std::move(argv);
+  spec.cwd = cwd;
+  spec.log = log;
+  spec.capture = true;
+  const ProcessResult r = run_process(spec);
+  return {r.exit_code, r.output};
+}
+
+/// A shell command line (for callers that build one: pipes, `cd`, `timeout`,
+/// file lists) run as `/bin/sh -c cmd` through run_command.
 inline ShellRun run_shell(const std::string& cmd, const std::filesystem::path& log) {
-  const int status = std::system(("( " + cmd + " ) > '" + log.string() + "' 2>&1").c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(log.string())};
+  return run_command({"/bin/sh", "-c", cmd}, log);
+}
+
+/// The tpugen::Error that `f` throws, if it throws one.
+inline std::optional<Error> thrown(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e;
+  }
+  return std::nullopt;
+}
+
+/// The tpugen::Error that `f` throws; fails the test when it throws none.
+inline Error error_of(const std::function<void()>& f) {
+  std::optional<Error> e = thrown(f);
+  if (!e) FAIL("no tpugen::Error was thrown");
+  return *e;
+}
+
+/// The rule of the tpugen::Error `f` throws, "" when it throws none.
+inline std::string rule_of(const std::function<void()>& f) {
+  const std::optional<Error> e = thrown(f);
+  return e ? e->rule() : "";
+}
+
+/// The message of the tpugen::Error `f` throws, "" when it throws none.
+inline std::string message_of(const std::function<void()>& f) {
+  const std::optional<Error> e = thrown(f);
+  return e ? e->message() : "";
+}
+
+/// A random GEMM job of shape `s` from `seed`: A and B from the distribution
+/// `dist` (full, corner, mid or boundary), then C's prior contents, random
+/// bytes over MAXDIM x MAXDIM.
+inline GemmJob random_gemm_job(const Isa& isa, GemmShape s, GemmOptions options, const std::string& dist,
+                               std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  GemmJob job;
+  job.shape = s;
+  job.options = options;
+  if (dist == "boundary") {
+    boundary_operands(s.m, s.k, s.n, rng, job.a, job.b);
+  } else {
+    const OperandDist d = parse_operand_dist(dist);
+    job.a = random_matrix(s.m, s.k, d, rng);
+    job.b = random_matrix(s.k, s.n, d, rng);
+  }
+  const std::int64_t maxdim = isa.param("MAXDIM");
+  job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
+  return job;
+}
+
+/// Where a dma_ld of `mode` over `nr` rows reads and writes, by its active
+/// actions: "A->spad", "B->vr", ...
+inline std::string dma_ld_route(const Isa& isa, std::int64_t mode, std::int64_t nr) {
+  const Opcode& ld = isa.spec().opcode_named("dma_ld");
+  Instr in = isa.make(ld);
+  in.fields[isa.operand_index(ld, "mode")] = mode;
+  in.fields[isa.nr_index()] = nr;
+  std::string src, dst;
+  for (const Action* a : active_actions(isa, ld, in.fields)) {
+    if (a->kind == ActionKind::Read) src = a->state;
+    if (a->kind == ActionKind::Write) dst = a->state;
+  }
+  return src + "->" + dst;
 }
 
 /// An Isa at the given overrides (legal parameters required).

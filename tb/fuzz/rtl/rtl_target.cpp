@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "isa/check.h"
+#include "model/core/c_compare.h"
 
 namespace tpugen::fuzz {
 
@@ -26,16 +27,10 @@ Verdict run_both(const Isa& isa, const FuzzCase& c, const RtlSetup& rtl, ModelRu
                                    : fmt::format("the RTL ended in {} after {} cycles", r.status, r.cycles);
     return v;
   }
-  const auto& want = model.dram("C");
-  if (r.c_full != want) {
-    const std::int64_t maxdim = isa.param("MAXDIM");
-    for (std::size_t k = 0; k < want.size(); ++k)
-      if (r.c_full[k] != want[k]) {
-        v.kind = Verdict::C;
-        v.detail = fmt::format("C[{}][{}]: rtl {}, model {}", static_cast<std::int64_t>(k) / maxdim,
-                               static_cast<std::int64_t>(k) % maxdim, r.c_full[k], want[k]);
-        return v;
-      }
+  if (std::string c_diff = first_c_difference(r.c_full, model.dram("C"), isa.param("MAXDIM")); !c_diff.empty()) {
+    v.kind = Verdict::C;
+    v.detail = std::move(c_diff);
+    return v;
   }
   const std::string diff = sim::compare_state(isa, model, r, /*allow_none=*/true);
   if (!diff.empty()) {
