@@ -1,8 +1,8 @@
 // mock_top.sv: a stand-in for the generated tpu_top, for testing the
-// simulation harness (tb/sim/harness/sim_main.cpp) and the RTL engine without the
-// real core. It has tpu_top's documented parameters and ports
-// (docs/microarch.md, "Top level") and does something small that exercises
-// every memory stream:
+// simulation harness (tb/sim/harness/sim_main.cpp) and the RTL engine without
+// the real core. It has tpu_top's parameters and ports (docs/microarch.md,
+// "Top level"; docs/isa.md, "Core ports") and does something small that
+// exercises every memory stream:
 //
 //   1. on start_i, fetch imem words 0 .. NHDR (the header and the first
 //      instruction word), ImemBeat words a beat, all requests issued ahead of
@@ -21,55 +21,17 @@
 //   MagicGlitch  pulse the operand read request valid for single cycles,
 //                whether or not it was accepted (a protocol error)
 //
-// mock_progress.svh (written by the test from the spec) assigns
-// hdr_counts: each progress counter's header slice, in PROGRESS_* order.
+// The test writes three includes from the spec: tpu_top_params.svh and
+// tpu_top_ports.svh, the generated tpu_top's parameter and port lists (the
+// generator's own, so the stand-in cannot drift from the top), and
+// mock_progress.svh, which assigns hdr_counts: each progress counter's
+// header slice, in PROGRESS_* order.
 module tpu_top #(
-  parameter int T         = 4,
-  parameter int MAXDIM    = 16,
-  parameter int SPAD_ROWS = 64,
-  parameter int NVR       = 64,
-  parameter int NAR       = 128,
-  parameter int IMEM_SIZE = 80,
-  parameter int QD        = 16,
-  parameter int DMA_WORDS = 1,
-  parameter int ImemBeat  = 8,
-  parameter int CBeat     = 2,
-  parameter int Watchdog  = 4096
+`include "tpu_top_params.svh"
 ) (
-  input  logic                                clk_i,
-  input  logic                                rst_ni,
-  input  logic                                start_i,
-  output logic                                busy_o,
-  output logic                                done_o,
-  output logic [3:0]                          fault_o,
-  output logic [15:0]                         fault_pc_o,
-  output logic [3:0]                          fault_unit_o,
-  output logic [tpu_pkg::N_PROGRESS*16-1:0]   progress_o,
-  output logic [tpu_pkg::NHDR*64-1:0]         header_o,
-  output logic [31:0]                         cycles_o,
-  output logic                                imem_req_valid_o,
-  input  logic                                imem_req_ready_i,
-  output logic [15:0]                         imem_req_addr_o,
-  input  logic                                imem_rsp_valid_i,
-  output logic                                imem_rsp_ready_o,
-  input  logic [64*ImemBeat-1:0]              imem_rsp_data_i,
-  output logic                                dram_rd_req_valid_o,
-  input  logic                                dram_rd_req_ready_i,
-  output logic                                dram_rd_req_sel_o,
-  output logic [31:0]                         dram_rd_req_addr_o,
-  input  logic                                dram_rd_rsp_valid_i,
-  output logic                                dram_rd_rsp_ready_o,
-  input  logic [DMA_WORDS*8*T-1:0]            dram_rd_rsp_data_i,
-  output logic                                dram_wr_req_valid_o,
-  input  logic                                dram_wr_req_ready_i,
-  output logic [31:0]                         dram_wr_req_addr_o,
-  output logic [CBeat*8*T-1:0]                dram_wr_req_data_o,
-  output logic [CBeat*T-1:0]                  dram_wr_req_strb_o,
-  input  logic                                dram_wr_rsp_valid_i,
-  output logic                                dram_wr_rsp_ready_o
+`include "tpu_top_ports.svh"
 );
 
-  localparam int VW = 8 * T;
   localparam int NWords = tpu_pkg::NHDR + 1;
   localparam int NBeats = (NWords + ImemBeat - 1) / ImemBeat;
   localparam int GlitchPulses = 8;

@@ -57,6 +57,9 @@ const fs::path& mock_sim() {
       write(dir / "tpu_pkg.sv", hdl::emit_tpu_pkg(ctx));
       fs::copy_file(TPUGEN_SOURCE_DIR "/tests/hdl/mock_top.sv", dir / "mock_top.sv");
       write(dir / "mock_progress.svh", mock_progress(ctx.spec()));
+      // The stand-in has the generated tpu_top's parameters and ports.
+      write(dir / "tpu_top_params.svh", hdl::top_parameter_decls(ctx));
+      write(dir / "tpu_top_ports.svh", hdl::top_port_decls(ctx));
       write(dir / "sim_config.h", sim::sim_config_header(ctx));
       write(dir / "files.f", "tpu_pkg.sv\nmock_top.sv\n");
     };
