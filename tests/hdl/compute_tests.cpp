@@ -116,8 +116,13 @@ TEST_CASE("compute emitters are deterministic and read their decode off the acti
   CHECK(accu.find("dec.rd0                = (instr.f2 == 1);") != std::string::npos);
   CHECK(accu.find("tpu_pkg::OP_VADDRELU") != std::string::npos);
   const std::string array = hdl::emit_tpu_array(ctx);
-  CHECK(array.find("progress_o[0*CntW +: CntW] = mm_count_q;") != std::string::npos);
-  CHECK(array.find("progress_o[1*CntW +: CntW] = mm_rows_q;") != std::string::npos);
+  // Each header count's counter (a tpu_counter) drives its PROGRESS_* slot.
+  const auto count = array.find(") u_mm_count (");
+  const auto rows = array.find(") u_mm_rows (");
+  REQUIRE(count != std::string::npos);
+  REQUIRE(rows != std::string::npos);
+  CHECK(array.find(".count_o(progress_o[0*CntW +: CntW])", count) < rows);
+  CHECK(array.find(".count_o(progress_o[1*CntW +: CntW])", rows) != std::string::npos);
 }
 
 TEST_CASE("compute emitters refuse action patterns they do not implement", "[rtl][compute]") {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "hdl/core/memory_ports.h"
 #include "hdl/emitters.h"
 
 namespace tpugen::hdl {
@@ -105,22 +106,11 @@ std::string ax_constants(std::string_view mp, std::string_view ch) {
                      mp, ch);
 }
 
-/// One of the core's memory ports (tpu_top's <port>_req_* and <port>_rsp_*)
-/// and the signals tpu_axi_top connects to it (<signal>_req_*, <signal>_rsp_*):
-/// a valid/ready request and a valid/ready response, each with its payload
-/// fields (name and width).
-struct CoreMemPort {
-  std::string_view port, signal;
-  std::vector<std::pair<std::string_view, std::string_view>> req, rsp;
-};
-
-const std::vector<CoreMemPort>& core_mem_ports() {
-  static const std::vector<CoreMemPort> ports{
-      {"imem", "imem", {{"addr", "15:0"}}, {{"data", "ImemBytes*8-1:0"}}},
-      {"dram_rd", "rd", {{"sel", ""}, {"addr", "31:0"}}, {{"data", "RdBytes*8-1:0"}}},
-      {"dram_wr", "wr", {{"addr", "31:0"}, {"data", "WrBytes*8-1:0"}, {"strb", "WrBytes-1:0"}}, {}}};
-  return ports;
-}
+/// The core's memory interfaces (spec: interfaces) and the prefix of the
+/// nets tpu_axi_top connects them to: port imem_req_addr_o is net
+/// imem_req_addr, dram_rd_req_addr_o is rd_req_addr.
+constexpr std::pair<std::string_view, std::string_view> kCoreMemories[] = {
+    {"imem", "imem"}, {"dram_rd", "rd"}, {"dram_wr", "wr"}};
 
 /// A field's byte-strobed write mask term: the bits of `data` the host
 /// writes, for a field of bits [lsb, lsb+width).
@@ -479,18 +469,13 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   o += "  // --- Core -----------------------------------------------------------------------------\n";
   // The memory ports' signals, and their connections to u_core.
   std::vector<std::string> mem_conns;
-  for (const auto& p : core_mem_ports()) {
-    o += fmt::format("  logic {0}_req_valid, {0}_req_ready, {0}_rsp_valid, {0}_rsp_ready;\n", p.signal);
-    for (const auto& [dir, fields] : {std::pair{"req", &p.req}, std::pair{"rsp", &p.rsp}}) {
-      const bool req = std::string_view(dir) == "req";
-      mem_conns.push_back(fmt::format("    .{0}_{2}_valid_{3}({1}_{2}_valid)", p.port, p.signal, dir, req ? "o" : "i"));
-      mem_conns.push_back(fmt::format("    .{0}_{2}_ready_{3}({1}_{2}_ready)", p.port, p.signal, dir, req ? "i" : "o"));
-      for (const auto& [name, width] : *fields) {
-        o += fmt::format("  logic {}{}_{}_{};\n", width.empty() ? "" : fmt::format("[{}] ", width), p.signal, dir, name);
-        mem_conns.push_back(fmt::format("    .{0}_{2}_{3}_{4}({1}_{2}_{3})", p.port, p.signal, dir, name, req ? "o" : "i"));
-      }
+  for (const auto& [itf, prefix] : kCoreMemories)
+    for (const PortDecl& p : interface_ports(ctx.spec(), itf)) {
+      const std::string net =
+          std::string(prefix) + p.name.substr(itf.size(), p.name.size() - itf.size() - 2);  // less _i / _o
+      o += fmt::format("  {} {};\n", p.type, net);
+      mem_conns.push_back(fmt::format("    .{}({})", p.name, net));
     }
-  }
   o += R"(  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] core_progress;
   logic [tpu_pkg::NHDR*tpu_pkg::WORD_W-1:0] core_header;
 
