@@ -233,7 +233,7 @@ std::string ports(const RtlContext& ctx, const SeqPlan& plan) {
                               {"", "", "", "Run control and status."},
                               {"output", "logic", "clear_o", "a start was taken: units clear progress"}};
   for (const char* itf : {"status", "imem"}) {
-    if (std::string_view(itf) == "imem") ps.push_back({"", "", "", fmt::format("imem: {}", ctx.spec().interface(itf).role)});
+    if (std::string_view(itf) == "imem") ps.push_back({"", "", "", fmt::format("imem: {}.", ctx.spec().interface(itf).role)});
     for (const PortDecl& p : interface_ports(ctx.spec(), itf)) ps.push_back(p);
   }
   for (const auto& u : plan.units) {
@@ -242,9 +242,7 @@ std::string ports(const RtlContext& ctx, const SeqPlan& plan) {
     ps.push_back({"input", "logic", u.name + "_instr_ready_i", ""});
     ps.push_back({"output", "logic [tpu_pkg::INSTR_W-1:0]", u.name + "_instr_o", ""});
   }
-  ps.push_back({"", "", "",
-                "Completion: work done per progress counter, all units idle, and any counter or memory handshake "
-                "moving this cycle."});
+  ps.push_back({"", "", "", "Completion: progress per counter, all units idle, anything moving this cycle."});
   ps.push_back({"input", "logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0]", "progress_i", ""});
   ps.push_back({"input", "logic", "idle_i", ""});
   ps.push_back({"input", "logic", "activity_i", ""});
