@@ -196,7 +196,10 @@ class Hand {
 }  // namespace
 
 Program gemm_program(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const auto [g, l, loads] = gemm_plan(isa, shape);
+  const GemmPlan plan = gemm_plan(isa, shape);
+  const Tiling& g = plan.g;
+  const GemmLayout& l = plan.l;
+  const auto& loads = plan.loads;
   ProgramBuilder b(isa, gemm_source(shape, options, ""));
 
   for (const OperandLoad& ld : loads)
@@ -224,7 +227,10 @@ Program gemm_program(const Isa& isa, GemmShape shape, GemmOptions options) {
 }
 
 Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const auto [g, l, loads] = gemm_plan(isa, shape);
+  const GemmPlan plan = gemm_plan(isa, shape);
+  const Tiling& g = plan.g;
+  const GemmLayout& l = plan.l;
+  const auto& loads = plan.loads;
   const Hand h(isa);
   Program p;
   p.source = gemm_source(shape, options, " (handwritten)");
@@ -266,7 +272,10 @@ Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions op
 }
 
 Program gemm_program_flat(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const auto [g, l, loads] = gemm_plan(isa, shape);
+  const GemmPlan plan = gemm_plan(isa, shape);
+  const Tiling& g = plan.g;
+  const GemmLayout& l = plan.l;
+  const auto& loads = plan.loads;
   ProgramBuilder b(isa, gemm_source(shape, options, " (flat)"));
   for (const OperandLoad& ld : loads)
     for (std::int64_t tile = 0; tile < ld.tiles; ++tile)
