@@ -139,7 +139,7 @@ std::string emit_tpu_top(const RtlContext& ctx) {
                      "  logic [$clog2(QD+1)-1:0] {0}_usage;\n",
                      c.port, c.width == ctx.param("AW") ? "AW" : "VW");
   o += "\n  // Progress counters (tpu_pkg::PROGRESS_* order) and idleness.\n";
-  o += "  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] progress, progress_q;\n";
+  o += "  logic [tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W-1:0] progress;\n";
   std::vector<std::string> idle_terms;
   for (const auto& u : s.units) {
     if (u.instructions_from == "imem") continue;
@@ -241,19 +241,28 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   }
   o += "  assign progress_o = progress;\n\n";
   o += fmt::format("  assign units_idle = {};\n\n", fmt::join(idle_terms, "\n                    & "));
-  o += R"(  // Activity for the watchdog: a counter moved or a memory port handshook.
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) progress_q <= '0;
-    else progress_q <= progress;
-  end
-  assign activity = (progress != progress_q)
-                  | (imem_rsp_valid_i & imem_rsp_ready_o)
-                  | (dram_rd_rsp_valid_i & dram_rd_rsp_ready_o)
-                  | (dram_wr_req_valid_o & dram_wr_req_ready_i)
-                  | (dram_wr_rsp_valid_i & dram_wr_rsp_ready_o);
+  // The watchdog's activity: a counter moved, or one of these memory
+  // handshakes (the responses, and the result write requests) took place.
+  std::vector<std::string> fires;
+  for (const char* hs : {"imem_rsp", "dram_rd_rsp", "dram_wr_req", "dram_wr_rsp"}) {
+    const bool rsp = std::string_view(hs).ends_with("_rsp");
+    fires.push_back(fmt::format("{0}_valid_{1} & {0}_ready_{2}", hs, rsp ? "i" : "o", rsp ? "o" : "i"));
+  }
+  o += fmt::format(R"(  // Activity for the watchdog: a counter moved or a memory port handshook.
+  tpu_activity #(
+    .Width(tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W),
+    .NFire({})
+  ) u_activity (
+    .clk_i,
+    .rst_ni,
+    .value_i (progress),
+    .fire_i  ({{{}}}),
+    .active_o(activity)
+  );
 
 endmodule
-)";
+)",
+                   fires.size(), fmt::join(fires, ",\n              "));
   return o;
 }
 
