@@ -677,9 +677,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += fmt::format("  localparam int AddrW     = ({0} > 1) ? $clog2({0}) : 1;  // {1} address bits\n", plan.depth, m);
   o += "  localparam int CountW    = tpu_pkg::COUNT_W;\n"
        "  localparam int RangeW    = ((AddrW > CountW) ? AddrW : CountW) + 1;  // end of a row range\n"
-       "  localparam int SkidDepth = 2;  // items each output FIFO holds\n"
-       "  localparam int SkidCntW  = $clog2(SkidDepth + 1);\n"
-       "  localparam int RoomW     = SkidCntW + 1;\n";
+       "  localparam int SkidDepth = 2;  // items each output FIFO holds\n";
   o += fmt::format("  localparam int ActW      = {};\n", act_w);
   if (plan.any_header)
     o += "  localparam logic [tpu_pkg::COUNT_W-1:0] HdrFlags = '0;  // header word flags: reserved, zero\n";
@@ -726,7 +724,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += "\n  // Per output: its skid FIFO and the room a new read needs.\n";
   for (const auto& a : plan.acts)
     if (!a.in)
-      o += fmt::format("  logic {0}_push, {0}_pop, {0}_room, {0}_fifo_ready;\n  logic [SkidCntW-1:0] {0}_usage;\n",
+      o += fmt::format("  logic {0}_push, {0}_pop, {0}_room, {0}_empty;\n",
                        a.port);
   o += "\n";
 
@@ -811,45 +809,36 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   else
     o += fmt::format("  assign p1_data = {}_rdata;\n\n", m);
 
-  std::vector<std::string> progress, idle = {"wq_empty", "rq_empty", "!p1_valid_q"}, sink;
+  std::vector<std::string> progress, idle = {"wq_empty", "rq_empty", "!p1_valid_q"};
   for (const auto& a : plan.acts) {
     if (a.in) {
       progress.push_back(a.port + "_take");
       continue;
     }
     o += fmt::format(
-        "  // {0}: room when what the FIFO holds, plus the read in flight for it,\n"
-        "  // minus the item leaving this cycle, leaves a free entry.\n"
-        "  assign {0}_push = p1_valid_q && (p1_act_q == {1});\n"
-        "  assign {0}_pop  = {0}_valid_o && {0}_ready_i;\n"
-        "  assign {0}_room = (RoomW'({0}_usage) + RoomW'({0}_push))\n"
-        "                    < (RoomW'(SkidDepth) + RoomW'({0}_pop));\n\n"
-        "  tpu_fifo #(\n"
+        "  // {0}: its skid FIFO (tpu_skid), and room for a read issued now.\n"
+        "  assign {0}_push = p1_valid_q && (p1_act_q == {1});\n\n"
+        "  tpu_skid #(\n"
         "    .Width(VW),\n"
         "    .Depth(SkidDepth)\n"
         "  ) u_{0}_skid (\n"
-        "    .clk_i  (clk_i),\n"
-        "    .rst_ni (rst_ni),\n"
+        "    .clk_i,\n"
+        "    .rst_ni,\n"
         "    .valid_i({0}_push),\n"
-        "    .ready_o({0}_fifo_ready),\n"
         "    .data_i (p1_data),\n"
         "    .valid_o({0}_valid_o),\n"
         "    .ready_i({0}_ready_i),\n"
         "    .data_o ({0}_data_o),\n"
-        "    .usage_o({0}_usage)\n"
+        "    .room_o ({0}_room),\n"
+        "    .pop_o  ({0}_pop),\n"
+        "    .empty_o({0}_empty)\n"
         "  );\n\n",
         a.port, a.name());
     progress.push_back(a.port + "_pop");
-    idle.push_back(fmt::format("({}_usage == '0)", a.port));
-    sink.push_back(a.port + "_fifo_ready");
+    idle.push_back(a.port + "_empty");
   }
   o += render_progress(progress) + "\n";
-  o += fmt::format("  assign idle_o = {};\n\n", fmt::join(idle, " && "));
-  o += fmt::format(
-      "  // A read is issued only with room for it, so the skid FIFOs never refuse.\n"
-      "  logic unused_fifo_ready;\n"
-      "  assign unused_fifo_ready = ^{{{}}};\n",
-      fmt::join(sink, ", "));
+  o += fmt::format("  assign idle_o = {};\n", fmt::join(idle, " && "));
   o += "\nendmodule\n";
   return o;
 }
