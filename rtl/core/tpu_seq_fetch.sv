@@ -1,5 +1,7 @@
 // tpu_seq_fetch: the sequencer's instruction fetch. It requests imem beats
-// for a run, keeps the header words and fills the instruction buffer.
+// for a run, keeps the header words, fills the instruction buffer and reads
+// the instructions at pc and pc + 1 out of it (each valid once it is inside
+// the program and has arrived).
 //
 // Hand-written module of tpugen's core, copied unchanged into every generated
 // configuration; tpu_sequencer instantiates it (u_fetch) and passes where the
@@ -80,6 +82,7 @@ module tpu_seq_fetch #(
   logic [CountBits-1:0]         n_instr, rsp_n_instr;
   logic [tpu_pkg::NHDR*WordW-1:0] hdr_words;
   logic [NInstrMax*InstrBits-1:0] ibuf;
+  logic                         cur_arrived, next_arrived;  // the words of pc, pc + 1
 
   assign imem_rsp_ready_o = 1'b1;  // every beat has its place in the buffer
   assign rsp_fire    = imem_rsp_valid_i;
@@ -174,7 +177,6 @@ module tpu_seq_fetch #(
     end
   endfunction
 
-  logic cur_arrived, next_arrived;
 
   assign cur_raw_o    = ibuf_read(ibuf, pc_i);
   assign next_raw_o   = ibuf_read(ibuf, pc_i + PcW'(1));

@@ -28,26 +28,26 @@ module tpu_seq_issue #(
   input  logic stop_i,   // the run ends: nothing runs
 
   // The instruction at pc.
-  input  logic                        cur_valid_i,    // it has arrived and pc is inside the program
-  input  logic                        cur_known_i,    // its opcode is one the spec defines
-  input  logic                        cur_retired_i,  // ... and retired
-  input  logic                        cur_loop_i,
-  input  logic                        cur_endloop_i,
-  input  logic                        cur_term_bad_i, // an AGU term on a level not open
-  input  logic [tpu_pkg::FLD_NR_W-1:0] cur_nr_i,
-  input  logic                        all_room_i,     // every unit it reaches has room
+  input  logic                                             cur_valid_i,      // arrived, and pc is inside the program
+  input  logic                                             cur_known_i,      // its opcode is one the spec defines
+  input  logic                                             cur_retired_i,    // ... and retired
+  input  logic                                             cur_loop_i,
+  input  logic                                             cur_endloop_i,
+  input  logic                                             cur_term_bad_i,   // an AGU term on a level not open
+  input  logic [tpu_pkg::FLD_NR_W-1:0]                     cur_nr_i,
+  input  logic                                             all_room_i,       // every unit it reaches has room
   // The instruction at pc + 1.
-  input  logic                        next_valid_i,
-  input  logic                        next_endloop_i,
-  input  logic                        next_term_bad_i,
+  input  logic                                             next_valid_i,
+  input  logic                                             next_endloop_i,
+  input  logic                                             next_term_bad_i,
 
-  output logic [tpu_pkg::FAULT_W-1:0]                    cur_fault_o,  // FAULT_NONE or its decode fault
-  output logic                                           issue_o,      // it goes to its units
-  output logic                                           loop_o,       // a loop runs
-  output logic                                           endloop_o,    // an endloop at pc runs
-  output logic [PcW-1:0]                                 pc_o,
-  output logic [$clog2(tpu_pkg::LOOP_DEPTH + 1)-1:0]     depth_o,      // loops open
-  output logic [tpu_pkg::LOOP_DEPTH*tpu_pkg::FLD_NR_W-1:0] iv_o        // iv by level (the AGU's)
+  output logic [tpu_pkg::FAULT_W-1:0]                      cur_fault_o,      // FAULT_NONE or its decode fault
+  output logic                                             issue_o,          // it goes to its units
+  output logic                                             loop_o,           // a loop runs
+  output logic                                             endloop_o,        // an endloop at pc runs
+  output logic [PcW-1:0]                                   pc_o,
+  output logic [$clog2(tpu_pkg::LOOP_DEPTH + 1)-1:0]       depth_o,          // loops open
+  output logic [tpu_pkg::LOOP_DEPTH*tpu_pkg::FLD_NR_W-1:0] iv_o              // iv by level (the AGU's)
 );
 
   localparam int DepthW = $clog2(tpu_pkg::LOOP_DEPTH + 1);
