@@ -717,8 +717,8 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += fmt::format("  // {}: one write and one read port, read data a cycle later.\n", m);
   o += fmt::format("  logic          {0}_we, {0}_re;\n  logic [VW-1:0] {0}_wdata, {0}_rdata;\n\n", m);
   o += "  // The read stage: what was read (or sent as the header word) last cycle.\n"
-       "  logic            p1_valid_q;\n  logic [ActW-1:0] p1_act_q;\n";
-  if (plan.any_header) o += "  logic p1_hdr_q;\n  logic [CountW-1:0] p1_rows_q;\n";
+       "  logic            p1_valid;\n  logic [ActW-1:0] p1_act;\n";
+  if (plan.any_header) o += "  logic p1_hdr;\n  logic [CountW-1:0] p1_rows;\n";
   o += "  logic [VW-1:0] p1_data;\n\n  // Per port: the engine's head takes a step there.\n";
   for (const auto& a : plan.acts) o += fmt::format("  logic {}_take;\n", a.port);
   o += "\n  // Per output: its skid FIFO and the room a new read needs.\n";
@@ -794,22 +794,24 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
       "  );\n\n",
       plan.depth, m);
 
-  o += "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "    if (!rst_ni) begin\n"
-       "      p1_valid_q <= 1'b0;\n";
-  o += fmt::format("      p1_act_q   <= {};\n", plan.acts.front().name());
-  if (plan.any_header) o += "      p1_hdr_q   <= 1'b0;\n      p1_rows_q  <= '0;\n";
-  o += "    end else begin\n"
-       "      p1_valid_q <= r_step;\n"
-       "      p1_act_q   <= r_act;\n";
-  if (plan.any_header) o += "      p1_hdr_q   <= r_hdr;\n      p1_rows_q  <= r_extra[CountW-1:0];\n";
-  o += "    end\n  end\n";
+  // The read stage (zero after reset: no read, the first action).
+  const bool hdr = plan.any_header;
+  o += fmt::format(
+      "  tpu_reg #(\n"
+      "    .Width(1 + ActW{0})\n"
+      "  ) u_p1 (\n"
+      "    .clk_i,\n"
+      "    .rst_ni,\n"
+      "    .d_i({{r_step, r_act{1}}}),\n"
+      "    .q_o({{p1_valid, p1_act{2}}})\n"
+      "  );\n",
+      hdr ? " + 1 + CountW" : "", hdr ? ", r_hdr, r_extra[CountW-1:0]" : "", hdr ? ", p1_hdr, p1_rows" : "");
   if (plan.any_header)
-    o += fmt::format("  assign p1_data = p1_hdr_q ? VW'({{HdrFlags, p1_rows_q}}) : {}_rdata;\n\n", m);
+    o += fmt::format("  assign p1_data = p1_hdr ? VW'({{HdrFlags, p1_rows}}) : {}_rdata;\n\n", m);
   else
     o += fmt::format("  assign p1_data = {}_rdata;\n\n", m);
 
-  std::vector<std::string> progress, idle = {"wq_empty", "rq_empty", "!p1_valid_q"};
+  std::vector<std::string> progress, idle = {"wq_empty", "rq_empty", "!p1_valid"};
   for (const auto& a : plan.acts) {
     if (a.in) {
       progress.push_back(a.port + "_take");
@@ -817,7 +819,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
     }
     o += fmt::format(
         "  // {0}: its skid FIFO (tpu_skid), and room for a read issued now.\n"
-        "  assign {0}_push = p1_valid_q && (p1_act_q == {1});\n\n"
+        "  assign {0}_push = p1_valid && (p1_act == {1});\n\n"
         "  tpu_skid #(\n"
         "    .Width(VW),\n"
         "    .Depth(SkidDepth)\n"
