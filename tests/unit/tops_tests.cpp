@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "hdl/core/memory_ports.h"
 #include "hdl/generate.h"
 #include "hdl/tops.h"
 #include "test_support.h"
@@ -52,4 +53,11 @@ TEST_CASE("tops: generate writes the package, the top's primitives and its modul
     for (std::string line; std::getline(f, line);) got.push_back(line);
     CHECK(got == want);
   }
+}
+
+TEST_CASE("tops: a core stream's handshake is read from the spec's interfaces", "[tops][interfaces]") {
+  const Spec& spec = test::shipped_spec();
+  CHECK(handshake(spec, "dram_wr_rsp") == "dram_wr_rsp_valid_i & dram_wr_rsp_ready_o");
+  CHECK(handshake(spec, "dram_wr_req") == "dram_wr_req_valid_o & dram_wr_req_ready_i");
+  CHECK(test::rule_of([&] { (void)handshake(spec, "noc_rsp"); }) == "rtl.spec");
 }

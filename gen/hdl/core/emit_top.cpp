@@ -244,10 +244,8 @@ std::string emit_tpu_top(const RtlContext& ctx) {
   // The watchdog's activity: a counter moved, or one of these memory
   // handshakes (the responses, and the result write requests) took place.
   std::vector<std::string> fires;
-  for (const char* hs : {"imem_rsp", "dram_rd_rsp", "dram_wr_req", "dram_wr_rsp"}) {
-    const bool rsp = std::string_view(hs).ends_with("_rsp");
-    fires.push_back(fmt::format("{0}_valid_{1} & {0}_ready_{2}", hs, rsp ? "i" : "o", rsp ? "o" : "i"));
-  }
+  for (const char* stream : {"imem_rsp", "dram_rd_rsp", "dram_wr_req", "dram_wr_rsp"})
+    fires.push_back(handshake(s, stream));
   o += fmt::format(R"(  // Activity for the watchdog: a counter moved or a memory port handshook.
   tpu_activity #(
     .Width(tpu_pkg::N_PROGRESS*tpu_pkg::COUNT_W),

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+
+#include "util/diag.h"
 
 namespace tpugen::hdl {
 
@@ -20,6 +23,17 @@ std::vector<PortDecl> interface_ports(const Spec& spec, std::string_view name) {
   for (const auto& p : spec.interface(name).ports)
     out.push_back({p.input() ? "input" : "output", port_type(p.bits), p.name, p.role});
   return out;
+}
+
+std::string handshake(const Spec& spec, std::string_view stream) {
+  auto port = [&](std::string_view signal) {
+    const std::string stem = fmt::format("{}_{}_", stream, signal);
+    for (const auto& itf : spec.interfaces)
+      for (const auto& p : itf.ports)
+        if (p.name.size() == stem.size() + 1 && p.name.starts_with(stem)) return p.name;
+    throw Error("rtl.spec", fmt::format("the spec's interfaces have no port {}i or {}o", stem, stem));
+  };
+  return fmt::format("{} & {}", port("valid"), port("ready"));
 }
 
 std::string connect_by_name(const std::vector<PortDecl>& ports, std::string_view indent) {
