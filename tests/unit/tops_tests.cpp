@@ -7,7 +7,7 @@
 #include <set>
 #include <string>
 
-#include "hdl/core/memory_ports.h"
+#include "hdl/core/core_ports.h"
 #include "hdl/generate.h"
 #include "hdl/tops.h"
 #include "test_support.h"

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "hdl/core/memory_ports.h"
+#include "hdl/core/core_ports.h"
 #include "hdl/emitters.h"
 
 namespace tpugen::hdl {

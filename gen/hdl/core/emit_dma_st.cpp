@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "hdl/emitters.h"
-#include "hdl/core/memory_ports.h"
+#include "hdl/core/core_ports.h"
 #include "hdl/core/unit_decode.h"
 
 namespace tpugen::hdl {

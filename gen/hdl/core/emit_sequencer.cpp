@@ -10,7 +10,7 @@
 
 #include "isa/derive.h"
 #include "hdl/emitters.h"
-#include "hdl/core/memory_ports.h"
+#include "hdl/core/core_ports.h"
 #include "hdl/generate.h"
 #include "util/names.h"
 

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "hdl/emitters.h"
-#include "hdl/core/memory_ports.h"
+#include "hdl/core/core_ports.h"
 #include "hdl/core/unit_decode.h"
 
 namespace tpugen::hdl {

@@ -1,4 +1,4 @@
-#include "hdl/core/memory_ports.h"
+#include "hdl/core/core_ports.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-/// @file memory_ports.h
+/// @file core_ports.h
 /// @brief The core's interfaces (spec: interfaces) as port lists: status,
 /// imem (program reads), dram_rd (operand reads) and dram_wr (result writes).
 /// tpu_top declares them, the sequencer and the units that own them declare
