@@ -26,6 +26,8 @@ const std::vector<Emitter>& emitters() {
       {"tpu_seq_run", "the sequencer's run state: busy, done, the fault registers and the watchdog", {},
        "core/tpu_seq_run.sv"},
       {"tpu_sequencer", "imem fetch, header, loop stack, AGU and dispatch", emit_tpu_sequencer},
+      {"tpu_instr_slot", "a DRAM mover's instruction in flight, run one step at a time", {},
+       "core/tpu_instr_slot.sv"},
       {"tpu_dma_rd", "dma_ld's DRAM reads: the request register, tags and the row FIFO", {},
        "core/tpu_dma_rd.sv"},
       {"tpu_dma_ld", "dma_ld: operand rows from A and B", emit_tpu_dma_ld},

@@ -11,7 +11,7 @@ namespace {
 /// The core's modules after the package and the primitives.
 std::vector<std::string_view> core_modules() {
   return {"tpu_pe",      "tpu_array",     "tpu_seq_fetch", "tpu_seq_agu", "tpu_seq_issue", "tpu_seq_run",
-          "tpu_sequencer", "tpu_dma_rd", "tpu_dma_ld",    "tpu_mem_queue", "tpu_spm",     "tpu_vru",       "tpu_accu",
+          "tpu_sequencer", "tpu_instr_slot", "tpu_dma_rd", "tpu_dma_ld",    "tpu_mem_queue", "tpu_spm",     "tpu_vru",       "tpu_accu",
           "tpu_dma_wr",  "tpu_dma_st",    "tpu_top"};
 }
 

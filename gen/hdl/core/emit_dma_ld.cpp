@@ -246,11 +246,11 @@ std::string body(const RtlContext& ctx, const LdPlan& plan) {
        "  ) u_rd (\n"
        "    .clk_i,\n"
        "    .rst_ni,\n"
-       "    .en_i       (cur_valid_q),\n"
-       "    .sel_i      (cur_sel_q),\n"
-       "    .addr_i     (cur_row_q + cur_col_q),\n"
-       "    .route_i    (cur_route_q),\n"
-       "    .word_i     (cur_word_q),\n"
+       "    .en_i       (cur_valid),\n"
+       "    .sel_i      (cur_sel),\n"
+       "    .addr_i     (cur_row + cur_col),\n"
+       "    .route_i    (cur_route),\n"
+       "    .word_i     (cur_word),\n"
        "    .step_o     (step),\n" +
        connect_by_name(interface_ports(ctx.spec(), "dram_rd")) +
        "    .out_valid_o(out_valid),\n"
@@ -277,11 +277,11 @@ std::string body(const RtlContext& ctx, const LdPlan& plan) {
 std::string emit_tpu_dma_ld(const RtlContext& ctx) {
   const LdPlan plan = plan_dma_ld(ctx);
   const std::vector<CurField> fields = {
-      {"sel", "logic", sel_name(*plan.sources.front()), "", "the matrix it reads"},
-      {"route", "logic [RouteW-1:0]", route_name(plan.routes.front()), "", "the channel its rows leave on"},
-      {"word", "logic [WordW-1:0]", "'0", "", "packed word within a response"},
-      {"row", "logic [31:0]", "'0", "cur_row_q + 32'(MAXDIM)", "byte address of the next row"},
-      {"col", "logic [31:0]", "'0", "", "byte offset of the aligned column block"}};
+      {"sel", "1", sel_name(*plan.sources.front()), "", "the matrix it reads"},
+      {"route", "RouteW", route_name(plan.routes.front()), "", "the channel its rows leave on"},
+      {"word", "WordW", "'0", "", "packed word within a response"},
+      {"row", "32", "'0", "cur_row + 32'(MAXDIM)", "byte address of the next row"},
+      {"col", "32", "'0", "", "byte offset of the aligned column block"}};
 
   std::string o = ctx.file_header("tpu_dma_ld", "dma_ld: operand rows from A and B");
   o += module_comment(ctx, plan);
@@ -309,7 +309,7 @@ std::string emit_tpu_dma_ld(const RtlContext& ctx) {
   o += render_skeleton_logic(fields) + "\n";
   o += body(ctx, plan) + "\n";
   o += render_progress({"out_pop"}) + "\n";
-  o += "  assign idle_o = !cur_valid_q && rd_idle;\n";
+  o += "  assign idle_o = !cur_valid && rd_idle;\n";
   o += "\nendmodule\n";
   return o;
 }

@@ -135,8 +135,8 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
   const StPlan plan = plan_dma_st(ctx);
   const std::string& in = plan.port;
   const std::vector<CurField> fields = {
-      {"row", "logic [31:0]", "'0", "cur_row_q + 32'(MAXDIM / T)", "packed word index of the next row's start"},
-      {"col", "logic [31:0]", "'0", "", "packed word offset of the column block"}};
+      {"row", "32", "'0", "cur_row + 32'(MAXDIM / T)", "packed word index of the next row's start"},
+      {"col", "32", "'0", "", "packed word offset of the column block"}};
 
   std::string o = ctx.file_header("tpu_dma_st", "dma_st: result rows to C");
   o += module_comment(ctx, plan);
@@ -158,8 +158,8 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
       "  ) u_wr (\n"
       "    .clk_i,\n"
       "    .rst_ni,\n"
-      "    .en_i   (cur_valid_q),\n"
-      "    .word_i (cur_row_q + cur_col_q),\n"
+      "    .en_i   (cur_valid),\n"
+      "    .word_i (cur_row + cur_col),\n"
       "    .valid_i({0}_valid_i),\n"
       "    .ready_o({0}_ready_o),\n"
       "    .data_i ({0}_data_i),\n"
@@ -171,7 +171,7 @@ std::string emit_tpu_dma_st(const RtlContext& ctx) {
       in, connect_by_name(interface_ports(ctx.spec(), "dram_wr")));
   o += render_skeleton_logic(fields) + "\n";
   o += render_progress({"ack"}) + "\n";
-  o += "  assign idle_o = !cur_valid_q && wr_idle;\n";
+  o += "  assign idle_o = !cur_valid && wr_idle;\n";
   o += "\nendmodule\n";
   return o;
 }

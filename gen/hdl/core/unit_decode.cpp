@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "hdl/emitters.h"
 #include "util/names.h"
@@ -198,72 +199,66 @@ std::vector<PortDecl> channel_ports(const Channel& c, bool in, const std::string
           {"output", type, c.port + "_data_o", ""}};
 }
 
-namespace {
-/// Column width for the in-flight registers' names, "cur_<name>_q".
-std::size_t cur_width(const std::vector<CurField>& fields) {
-  std::size_t w = std::string("cur_valid_q").size();
-  for (const auto& f : fields) w = std::max(w, f.name.size() + 6);
-  return w;
+std::string field_type(const CurField& f) {
+  if (f.width == "1") return "logic";
+  const bool number = !f.width.empty() && std::all_of(f.width.begin(), f.width.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return number ? fmt::format("logic [{}:0]", std::stoul(f.width) - 1) : fmt::format("logic [{}-1:0]", f.width);
 }
-std::string cur(std::string_view name, char suffix, std::size_t w) {
-  return pad(fmt::format("cur_{}_{}", name, suffix), w);
+
+namespace {
+/// `{<prefix><name>, ...}` over the fields, in their order (the slot's flat vector).
+std::string field_concat(const std::vector<CurField>& fields, const std::function<std::string(const CurField&)>& v) {
+  std::vector<std::string> parts;
+  for (const auto& f : fields) parts.push_back(v(f));
+  return fmt::format("{{{}}}", fmt::join(parts, ", "));
 }
 }  // namespace
 
 std::string render_skeleton_decls(const std::vector<CurField>& fields) {
-  std::size_t tw = std::string("logic [CountW-1:0]").size();
-  for (const auto& f : fields) tw = std::max(tw, f.type.size());
-  std::string o =
-      "  localparam int CountW = tpu_pkg::COUNT_W;\n\n"
-      "  // Decode of instr_i.\n";
+  std::size_t tw = std::string("logic [FieldW-1:0]").size();
+  for (const auto& f : fields) tw = std::max(tw, field_type(f).size());
+  std::vector<std::string> widths;
+  for (const auto& f : fields) widths.push_back(f.width);
+  std::string o = fmt::format(
+      "  localparam int CountW = tpu_pkg::COUNT_W;\n"
+      "  localparam int FieldW = {};  // the fields of the instruction in flight\n\n"
+      "  // Decode of instr_i.\n",
+      fmt::join(widths, " + "));
   o += fmt::format("  {} dec_valid;  // the opcode reaches this unit and its condition holds\n", pad("logic", tw));
-  for (const auto& f : fields) o += fmt::format("  {} dec_{};\n", pad(f.type, tw), f.name);
-  o += "\n  // The instruction in flight.\n";
-  o += fmt::format("  {} cur_valid_q, cur_valid_d;\n", pad("logic", tw));
-  o += fmt::format("  {} cur_left_q, cur_left_d;  // steps left\n", pad("logic [CountW-1:0]", tw));
-  for (const auto& f : fields)
-    o += fmt::format("  {} cur_{}_q, cur_{}_d;  // {}\n", pad(f.type, tw), f.name, f.name, f.comment);
+  for (const auto& f : fields) o += fmt::format("  {} dec_{};\n", pad(field_type(f), tw), f.name);
+  o += "\n  // The instruction in flight (u_cur).\n";
+  o += fmt::format("  {} cur_valid;\n", pad("logic", tw));
+  for (const auto& f : fields) o += fmt::format("  {} cur_{};  // {}\n", pad(field_type(f), tw), f.name, f.comment);
+  o += fmt::format("  {} cur_fields;\n", pad("logic [FieldW-1:0]", tw));
   o += fmt::format("  {} step;  // the instruction in flight takes one step this cycle\n", pad("logic", tw));
-  o += fmt::format("  {} last;  // ... and it is its last\n", pad("logic", tw));
-  o += fmt::format("  {} load;  // the next instruction is taken from instr_i\n", pad("logic", tw));
   return o;
 }
 
 std::string render_skeleton_logic(const std::vector<CurField>& fields) {
-  const std::size_t w = cur_width(fields);
-  auto line = [&](std::string_view name, std::string_view value) {
-    return fmt::format("      {} = {};\n", cur(name, 'd', w), value);
-  };
-  std::string o =
-      "  // One step per cycle; the next instruction is taken in the cycle of the\n"
-      "  // last step, so consecutive instructions run back to back. An\n"
-      "  // instruction the decode does not claim, or with no steps, is consumed\n"
-      "  // and does nothing.\n"
-      "  assign last          = step && (cur_left_q == CountW'(1));\n"
-      "  assign instr_ready_o = !cur_valid_q || last;\n"
-      "  assign load          = instr_valid_i && instr_ready_o;\n\n"
-      "  always_comb begin\n"
-      "    if (load) begin\n";
-  o += line("valid", "dec_valid && (instr.steps != '0)") + line("left", "instr.steps");
-  for (const auto& f : fields) o += line(f.name, "dec_" + f.name);
-  o += "    end else if (step) begin\n";
-  o += line("valid", "!last") + line("left", "cur_left_q - CountW'(1)");
-  for (const auto& f : fields) o += line(f.name, f.on_step.empty() ? fmt::format("cur_{}_q", f.name) : f.on_step);
-  o += "    end else begin\n";
-  o += line("valid", "cur_valid_q") + line("left", "cur_left_q");
-  for (const auto& f : fields) o += line(f.name, fmt::format("cur_{}_q", f.name));
-  o += "    end\n"
-       "  end\n\n"
-       "  always_ff @(posedge clk_i or negedge rst_ni) begin\n"
-       "    if (!rst_ni) begin\n";
-  o += fmt::format("      {} <= 1'b0;\n      {} <= '0;\n", cur("valid", 'q', w), cur("left", 'q', w));
-  for (const auto& f : fields) o += fmt::format("      {} <= {};\n", cur(f.name, 'q', w), f.reset);
-  o += "    end else begin\n";
-  for (const std::string n : {"valid", "left"}) o += fmt::format("      {} <= cur_{}_d;\n", cur(n, 'q', w), n);
-  for (const auto& f : fields) o += fmt::format("      {} <= cur_{}_d;\n", cur(f.name, 'q', w), f.name);
-  o += "    end\n"
-       "  end\n";
-  return o;
+  return fmt::format(
+      "  // The instruction in flight (u_cur, the hand-written tpu_instr_slot): one\n"
+      "  // step whenever step is high; the next instruction is taken in the cycle\n"
+      "  // of the last step.\n"
+      "  tpu_instr_slot #(\n"
+      "    .CountW(CountW),\n"
+      "    .FieldW(FieldW)\n"
+      "  ) u_cur (\n"
+      "    .clk_i,\n"
+      "    .rst_ni,\n"
+      "    .instr_valid_i,\n"
+      "    .instr_ready_o,\n"
+      "    .claim_i (dec_valid),\n"
+      "    .steps_i (instr.steps),\n"
+      "    .fields_i({}),\n"
+      "    .valid_o (cur_valid),\n"
+      "    .fields_o(cur_fields),\n"
+      "    .step_i  (step),\n"
+      "    .next_i  ({})\n"
+      "  );\n"
+      "  assign {} = cur_fields;\n",
+      field_concat(fields, [](const CurField& f) { return "dec_" + f.name; }),
+      field_concat(fields, [](const CurField& f) { return f.on_step.empty() ? "cur_" + f.name : f.on_step; }),
+      field_concat(fields, [](const CurField& f) { return "cur_" + f.name; }));
 }
 
 std::string render_progress(const std::vector<std::string>& increments) {
@@ -582,13 +577,13 @@ std::string mem_ports(const RtlContext& ctx, const MemPlan& plan) {
 /// The decode's outputs (render_decode takes names and defaults only).
 std::vector<CurField> mem_fields(const MemPlan& plan) {
   std::vector<CurField> f = {
-      {"act", "logic [ActW-1:0]", plan.acts.front().name(), "", "what it does each step"},
-      {"write", "logic", "1'b0", "", "it writes the memory (write engine)"},
-      {"addr", "logic [AddrW-1:0]", "'0", "", "base row"},
-      {"len", "logic [CountW-1:0]", "'0", "", "rows it touches"}};
+      {"act", "ActW", plan.acts.front().name(), "", "what it does each step"},
+      {"write", "1", "1'b0", "", "it writes the memory (write engine)"},
+      {"addr", "AddrW", "'0", "", "base row"},
+      {"len", "CountW", "'0", "", "rows it touches"}};
   if (plan.any_header) {
-    f.push_back({"hdr", "logic", "1'b0", "", "it sends a header word first"});
-    f.push_back({"rows", "logic [CountW-1:0]", "'0", "", "the header word's row count"});
+    f.push_back({"hdr", "1", "1'b0", "", "it sends a header word first"});
+    f.push_back({"rows", "CountW", "'0", "", "the header word's row count"});
   }
   return f;
 }
@@ -691,7 +686,7 @@ std::string emit_memory_unit_text(const RtlContext& ctx, const MemPlan& plan) {
   o += "\n  // Decode of instr_i.\n"
        "  logic              dec_valid;  // the opcode reaches this unit and its condition holds\n";
   for (const auto& f : mem_fields(plan))
-    o += fmt::format("  {} dec_{};  // {}\n", pad(f.type, 18), f.name, f.comment);
+    o += fmt::format("  {} dec_{};  // {}\n", pad(field_type(f), 18), f.name, f.comment);
   o += "  logic              dec_take;  // ... and it has steps: it joins a queue\n"
        "  logic [RangeW-1:0] dec_hi;    // base + rows\n"
        "  logic              dec_wide;  // the range runs past the memory: overlaps everything\n";

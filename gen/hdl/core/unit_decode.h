@@ -54,13 +54,14 @@ std::string progress_const(const RtlContext& ctx, std::string_view unit);
 
 // --- Rendering ---------------------------------------------------------------
 
-/// A register of the instruction in flight, `cur_<name>_q`: loaded from the
-/// decode's `dec_<name>` when an instruction is taken and updated by
-/// `on_step` (an expression over the _q values; empty: hold) on each step.
+/// A field of the instruction in flight, `cur_<name>` (held in the unit's
+/// tpu_instr_slot): loaded from the decode's `dec_<name>` when an instruction
+/// is taken and updated by `on_step` (an expression over the cur_ values;
+/// empty: hold) on each step.
 struct CurField {
   std::string name;
-  std::string type;
-  std::string reset;  ///< reset value, and the decode's value for an opcode that does not set it
+  std::string width;  ///< its bits, an SV expression ("1", "32", "RouteW")
+  std::string reset;  ///< the decode's value for an opcode that does not set it
   std::string on_step;
   std::string comment;
 };
@@ -99,15 +100,18 @@ std::vector<PortDecl> tail_ports(const std::string& progress_const);
 /// A channel the unit receives (`in`) or emits, as three ports of width `type`.
 std::vector<PortDecl> channel_ports(const Channel& c, bool in, const std::string& type);
 
-/// Declarations of the decode outputs (dec_valid, dec_<name>), the
-/// in-flight registers (cur_valid, cur_left, cur_<name>) and the skeleton's
-/// handshake signals (step, last, load).
+/// A field's SV type: `logic`, `logic [31:0]` or `logic [W-1:0]`.
+std::string field_type(const CurField& f);
+
+/// Declarations of the decode outputs (dec_valid, dec_<name>), the fields
+/// of the instruction in flight (cur_valid, cur_<name>; FieldW, their bits
+/// together) and the unit's `step`.
 std::string render_skeleton_decls(const std::vector<CurField>& fields);
-/// The skeleton: the in-flight instruction takes one step whenever the unit
-/// drives `step`, and the next instruction is taken in the cycle of the
-/// last step (so consecutive instructions run back to back). An
-/// instruction the decode does not claim, or with zero steps, is consumed
-/// and does nothing.
+/// The instruction in flight: the hand-written tpu_instr_slot (u_cur) over the
+/// fields' flat vector. It takes one step whenever the unit drives `step`,
+/// and the next instruction in the cycle of the last step (so consecutive
+/// instructions run back to back); an instruction the decode does not claim,
+/// or with zero steps, is consumed and does nothing.
 std::string render_skeleton_logic(const std::vector<CurField>& fields);
 
 /// The progress counter (a tpu_counter, u_progress), advanced by the number
