@@ -7,6 +7,7 @@
 
 #include "hdl/emitters.h"
 #include "hdl/injected_bugs.h"
+#include "hdl/package_uses.h"
 #include "hdl/tops.h"
 #include "util/file_io.h"
 
@@ -105,21 +106,31 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   std::vector<std::string> written, order;
   // The package first, then the primitives, then the top's modules (the top
   // last), generated or hand-written (Emitter::source), in the top's order.
+  // Every module reads only names the package declares (package_uses.h);
+  // nothing is written unless all of them do.
   const Top& top = top_of(ctx.options().top);
-  auto emit_one = [&](const Emitter& e) {
-    const std::string name = std::string(e.module) + ".sv";
-    write_file(dir / name, module_text(ctx, e), kIo);
-    written.push_back((dir / name).string());
-    order.push_back(name);
+  std::vector<std::pair<std::string, std::string>> files;  // name, text
+  files.emplace_back(std::string(top.package) + ".sv", module_text(ctx, emitter(top.package)));
+  const std::set<std::string> declared = package_names(files.front().second);
+  auto add = [&](const std::string& name, std::string text, const std::string& origin) {
+    check_package_uses(top.package, declared, origin, text);
+    files.emplace_back(name, std::move(text));
   };
-  emit_one(emitter(top.package));
   for (const auto& p : primitive_files(ctx.options().top)) {
-    const std::string name = std::filesystem::path(p).filename().string();
-    write_file(dir / name, hand_written_text(ctx, p, std::filesystem::path(p).stem().string()), kIo);
+    const std::filesystem::path path(p);
+    add(path.filename().string(), hand_written_text(ctx, path, path.stem().string()),
+        "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string());
+  }
+  for (const auto module : top.modules) {
+    const Emitter& e = emitter(module);
+    add(std::string(module) + ".sv", module_text(ctx, e),
+        e.source ? fmt::format("rtl/{}", e.source) : fmt::format("{}.sv (generated)", module));
+  }
+  for (const auto& [name, text] : files) {
+    write_file(dir / name, text, kIo);
     written.push_back((dir / name).string());
     order.push_back(name);
   }
-  for (const auto module : top.modules) emit_one(emitter(module));
 
   std::string filelist;
   for (const auto& n : order) filelist += n + "\n";

@@ -116,16 +116,3 @@ TEST_CASE("an unknown injected defect is refused by name", "[rtl][inject]") {
   CHECK_THAT(e.message(), Catch::Contains("off_by_everything") && Catch::Contains("pe_product_width"));
 }
 
-TEST_CASE("the sequencer refuses a spec without a fault code it raises", "[rtl][faults]") {
-  std::string text = test::read_text(default_spec_path());
-  const std::string line = "    - {name: LOOP_OPEN,";
-  const auto at = text.find(line);
-  REQUIRE(at != std::string::npos);
-  text.erase(at, text.find('\n', at) + 1 - at);
-  const Spec spec = load_spec_text(text, "no_loop_open.yaml");
-  const Isa isa(spec, legal_params(spec, {{"T", 4}, {"MAXDIM", 16}}, nullptr));
-  const RtlContext ctx(isa, RtlOptions{});
-  const Error e = test::error_of([&] { (void)emit_tpu_sequencer(ctx); });
-  CHECK(e.rule() == "rtl.unsupported");
-  CHECK_THAT(e.message(), Catch::Contains("FAULT_LOOP_OPEN"));
-}

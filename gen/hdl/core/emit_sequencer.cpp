@@ -6,12 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 
 #include "isa/derive.h"
 #include "hdl/emitters.h"
 #include "hdl/core/core_ports.h"
-#include "hdl/generate.h"
 #include "util/names.h"
 
 namespace tpugen::hdl {
@@ -630,17 +628,6 @@ std::string emit_tpu_sequencer(const RtlContext& ctx) {
   o += control_section(plan);
   o += dispatch_section(ctx, plan);
   o += completion_section(plan);
-  // The faults this module and its hand-written parts raise are tpu_pkg's
-  // FAULT_* constants, which the package writes from the spec's faults: each
-  // must be there (FAULT_W and FAULT_PC_W are the ports' widths).
-  static const std::regex kFault(R"(tpu_pkg::FAULT_([A-Z0-9_]+)\b)");
-  for (const std::string_view part : {"tpu_seq_issue", "tpu_seq_run"}) {
-    const std::string text = module_text(ctx, part);
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kFault); it != std::sregex_iterator(); ++it)
-      if (const std::string name = (*it)[1].str(); name != "W" && name != "PC_W" && !ctx.spec().fault(name))
-        throw Error("rtl.unsupported", fmt::format("tpu_sequencer ({}) raises FAULT_{}, which the spec's faults do not define",
-                                                   part, (*it)[1].str()));
-  }
   return o;
 }
 
