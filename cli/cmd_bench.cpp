@@ -9,6 +9,7 @@
 #include <random>
 
 #include "cli/cli.h"
+#include "cli/rtl_engine_flags.h"
 #include "model/core/gemm_job.h"
 #include "model/core/operands.h"
 #include "sim/rtl_engine.h"
@@ -38,9 +39,8 @@ const std::vector<BenchCase>& bench_cases() {
 }
 
 struct BenchOpts {
-  std::string json, rtl_cache;
-  unsigned latency = 0;
-  double backpressure = 0.0;
+  std::string json;
+  RtlEngineFlags rtl_engine;
   std::uint64_t seed = 1;
   hdl::RtlOptions generator;
 };
@@ -58,8 +58,7 @@ BenchRow run_case(const Context& ctx, const BenchCase& c, const BenchOpts& o) {
   at.flags["MAXDIM"] = c.maxdim;
   const Isa isa = at.isa();
   const hdl::RtlContext rctx(isa, o.generator);
-  const std::filesystem::path root = o.rtl_cache.empty() ? sim::default_build_root() : std::filesystem::path(o.rtl_cache);
-  const auto sim = sim::ensure_simulator(rctx, root, [](const std::string& l) { fmt::print(stderr, "tpugen: {}\n", l); });
+  const auto sim = o.rtl_engine.simulator(rctx);
 
   std::mt19937_64 rng(o.seed);
   GemmJob job;
@@ -67,11 +66,7 @@ BenchRow run_case(const Context& ctx, const BenchCase& c, const BenchOpts& o) {
   job.a = random_matrix(c.shape.m, c.shape.k, OperandDist::Full, rng);
   job.b = random_matrix(c.shape.k, c.shape.n, OperandDist::Full, rng);
   job.c_init = random_matrix(c.maxdim, c.maxdim, OperandDist::Full, rng);
-  sim::RtlRunOptions ro;
-  ro.latency = o.latency;
-  ro.backpressure = o.backpressure;
-  ro.seed = o.seed;
-  const auto r = sim::run_gemm_rtl(sim, isa, job, ro);
+  const auto r = sim::run_gemm_rtl(sim, isa, job, o.rtl_engine.run_options(o.seed));
 
   BenchRow row;
   row.c = &c;
@@ -91,7 +86,8 @@ BenchRow run_case(const Context& ctx, const BenchCase& c, const BenchOpts& o) {
 std::string shape_text(const GemmShape& s) { return fmt::format("{}x{}x{}", s.m, s.k, s.n); }
 
 void print_table(const std::vector<BenchRow>& rows, const BenchOpts& o) {
-  fmt::print("tpugen bench: the shipped GEMM on the RTL, memory latency {}, backpressure {}\n", o.latency, o.backpressure);
+  fmt::print("tpugen bench: the shipped GEMM on the RTL, memory latency {}, backpressure {}\n", o.rtl_engine.latency,
+             o.rtl_engine.backpressure);
   fmt::print("{:<14} {:<10} {:>8} {:>8} {:>7} {:>9} {:>8} {:>11}  {}\n", "config", "shape", "cycles", "ideal", "util",
              "original", "ours/orig", "sim cyc/s", "result");
   for (const auto& r : rows) {
@@ -107,8 +103,8 @@ void print_table(const std::vector<BenchRow>& rows, const BenchOpts& o) {
 
 void write_bench_json(const std::string& path, const std::vector<BenchRow>& rows, const BenchOpts& o) {
   nlohmann::ordered_json j;
-  j["latency"] = o.latency;
-  j["backpressure"] = o.backpressure;
+  j["latency"] = o.rtl_engine.latency;
+  j["backpressure"] = o.rtl_engine.backpressure;
   j["seed"] = o.seed;
   j["rows"] = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
@@ -146,13 +142,9 @@ Command bench_command() {
                    "Example: tpugen bench --json bench.json",
           [](CLI::App& sub, Context& ctx) -> std::function<int()> {
             auto o = std::make_shared<BenchOpts>();
-            sub.add_option("--latency", o->latency, "memory latency (cycles beyond the next one)")->capture_default_str();
-            sub.add_option("--backpressure", o->backpressure, "0..1: memory backpressure probability")
-                ->capture_default_str()->check(CLI::Range(0.0, 0.99));
             sub.add_option("--seed", o->seed, "seed of the operands and the backpressure")->capture_default_str();
             sub.add_option("--json", o->json, "write the table as JSON");
-            sub.add_option("--rtl-cache", o->rtl_cache,
-                           "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)");
+            add_rtl_engine_flags(sub, o->rtl_engine, "RTL engine");
             add_rtl_option_flags(sub, o->generator, "Generator options");
             return [&ctx, o]() { return run_bench(ctx, *o); };
           }};

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cli/cli.h"
+#include "cli/rtl_engine_flags.h"
 #include "fuzz/rtl/rtl_target.h"
 #include "fuzz/core/coverage.h"
 #include "fuzz/core/model_run.h"
@@ -32,16 +33,22 @@ using Clock = std::chrono::steady_clock;
 std::atomic<bool> g_interrupted{false};  // NOLINT: the one signal flag
 extern "C" void on_sigint(int) { g_interrupted.store(true); }
 
+/// The RTL engine's flags as a campaign starts them: a program gives up
+/// sooner than a `tpugen run`, after 500000 cycles.
+RtlEngineFlags fuzz_engine_flags() {
+  RtlEngineFlags f;
+  f.max_cycles = 500000;
+  return f;
+}
+
 struct FuzzOpts {
   std::uint64_t count = 200, seed = 1;
   unsigned jobs = 0;
   double time_budget = 0.0;
-  std::string out = "fuzz-out", json, rtl_dir, rtl_cache, replay, dist, rtl_coverage;
+  std::string out = "fuzz-out", json, rtl_dir, replay, dist, rtl_coverage;
   std::string emit;  ///< --emit: write the seed range's cases here instead of running them
   std::int64_t budget = 0;
-  unsigned latency = 0;
-  double backpressure = 0.0;
-  std::uint64_t max_cycles = 500000;
+  RtlEngineFlags rtl_engine = fuzz_engine_flags();
   unsigned max_repros = 3;
   bool no_shrink = false, coverage = false;
   hdl::RtlOptions generator;
@@ -67,9 +74,7 @@ std::string run_json(const sim::RtlRunOptions& r) {
 /// The simulator: the configuration's generated RTL, or the user's RTL
 /// directory (its files.f, tpu_top with the documented ports) with the harness.
 fs::path simulator(const hdl::RtlContext& rctx, const FuzzOpts& o) {
-  const fs::path root = o.rtl_cache.empty() ? sim::default_build_root() : fs::path(o.rtl_cache);
-  auto progress = [](const std::string& line) { fmt::print(stderr, "tpugen: {}\n", line); };
-  if (o.rtl_dir.empty()) return sim::ensure_simulator(rctx, root, progress, !o.rtl_coverage.empty());
+  if (o.rtl_dir.empty()) return o.rtl_engine.simulator(rctx, !o.rtl_coverage.empty());
   if (!o.rtl_coverage.empty())
     throw Error("fuzz.options", "--rtl-coverage instruments the generated RTL; it does not go with --rtl");
   const fs::path dir = fs::absolute(o.rtl_dir);
@@ -85,16 +90,7 @@ fs::path simulator(const hdl::RtlContext& rctx, const FuzzOpts& o) {
   spec.key_text = fmt::format("user RTL {}\n", dir.string());
   spec.top = std::string(hdl::top_module(rctx.options().top));
   spec.description = fmt::format("the RTL in {}", dir.string());
-  return sim::cached_sim_build(root, spec, progress);
-}
-
-sim::RtlRunOptions run_options(const FuzzOpts& o, std::uint64_t seed) {
-  sim::RtlRunOptions r;
-  r.latency = o.latency;
-  r.backpressure = o.backpressure;
-  r.seed = seed;
-  r.max_cycles = o.max_cycles;
-  return r;
+  return sim::cached_sim_build(o.rtl_engine.cache_root(), spec, print_build_progress);
 }
 
 /// A one-line progress bar on a terminal; a line per tenth otherwise.
@@ -161,16 +157,16 @@ int run_replay(Context& ctx, const FuzzOpts& o) {
     }
     if (o.rtl_dir.empty()) ro.rtl_dir = g.value("rtl_dir", std::string());
     const auto& r = j.at("run_options");
-    ro.latency = r.at("latency").get<unsigned>();
-    ro.backpressure = r.at("backpressure").get<double>();
-    ro.max_cycles = r.at("max_cycles").get<std::uint64_t>();
+    ro.rtl_engine.latency = r.at("latency").get<unsigned>();
+    ro.rtl_engine.backpressure = r.at("backpressure").get<double>();
+    ro.rtl_engine.max_cycles = r.at("max_cycles").get<std::uint64_t>();
   } catch (const nlohmann::json::exception& e) {
     throw Error("fuzz.replay", fmt::format("{}: {}", (dir / "case.json").string(), e.what()));
   }
   const Isa isa = at.isa();
   const hdl::RtlContext rctx(isa, ro.generator);
   const fuzz::Reproducer rep = fuzz::read_reproducer(dir, isa);
-  const fuzz::RtlSetup setup{simulator(rctx, ro), run_options(ro, j.at("run_options").at("seed").get<std::uint64_t>())};
+  const fuzz::RtlSetup setup{simulator(rctx, ro), ro.rtl_engine.run_options(j.at("run_options").at("seed").get<std::uint64_t>())};
   const fuzz::Verdict v = fuzz::run_both(isa, rep.fuzz_case, setup);
   fmt::print("tpugen fuzz --replay {}: {} instructions, {}{}\n", dir.string(), rep.fuzz_case.program.instrs.size(),
              v.mismatch() ? "MISMATCH " : fuzz::to_string(v.kind), v.mismatch() ? fuzz::to_string(v.kind) + ": " + v.detail : "");
@@ -192,7 +188,7 @@ int run_emit(const Context& ctx, const FuzzOpts& o) {
     const fs::path dir = fs::path(o.emit) / fmt::format("seed-{}", c.seed);
     const auto instrs = static_cast<std::int64_t>(c.program.instrs.size());
     fuzz::write_reproducer(dir, isa, c, fuzz::Verdict{},
-                           fuzz::ReproInfo{o.command, options_json(o.generator, ""), run_json(run_options(o, c.seed)),
+                           fuzz::ReproInfo{o.command, options_json(o.generator, ""), run_json(o.rtl_engine.run_options(c.seed)),
                                            instrs, 0});
     // Not run: say so rather than the default verdict.
     nlohmann::ordered_json j = nlohmann::ordered_json::parse(std::ifstream(dir / "case.json"));
@@ -241,7 +237,7 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
       try {
         const fuzz::FuzzCase c = gen.make(seed);
         fuzz::ModelRun run;
-        sim::RtlRunOptions ro = run_options(o, seed);
+        sim::RtlRunOptions ro = o.rtl_engine.run_options(seed);
         if (!o.rtl_coverage.empty()) ro.coverage = (fs::path(o.rtl_coverage) / fmt::format("seed-{}.dat", seed)).string();
         const fuzz::Verdict v = fuzz::run_both(isa, c, fuzz::RtlSetup{sim, ro}, &run);
         std::lock_guard lock(mu);
@@ -280,7 +276,7 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
   nlohmann::ordered_json repros = nlohmann::ordered_json::array();
   for (std::size_t k = 0; k < found.size() && k < o.max_repros && !g_interrupted.load(); ++k) {
     const Found& f = found[k];
-    const fuzz::RtlSetup setup{sim, run_options(o, f.c.seed)};
+    const fuzz::RtlSetup setup{sim, o.rtl_engine.run_options(f.c.seed)};
     fuzz::ShrinkResult s{f.c, f.v, 0, 0};
     if (!o.no_shrink) {
       fmt::print(stderr, "tpugen: shrinking seed {} ({} instructions, {})\n", f.c.seed, f.c.program.instrs.size(),
@@ -383,12 +379,6 @@ Command fuzz_command() {
                            "generating it");
             sub.add_option("--budget", o.budget, "work per program: its busiest unit's steps (0: the default)");
             sub.add_option("--dist", o.dist, "operands from one distribution: full, corner, mid or boundary");
-            sub.add_option("--latency", o.latency, "memory latency (cycles beyond the next one)")->capture_default_str();
-            sub.add_option("--backpressure", o.backpressure, "0..1: memory backpressure probability")
-                ->capture_default_str()
-                ->check(CLI::Range(0.0, 0.99));
-            sub.add_option("--max-cycles", o.max_cycles, "give up on one program after this many cycles")
-                ->capture_default_str();
             sub.add_option("--max-repros", o.max_repros, "shrink and write at most this many reproducers")
                 ->capture_default_str();
             sub.add_flag("--no-shrink", o.no_shrink, "write reproducers as found, unshrunk");
@@ -396,8 +386,7 @@ Command fuzz_command() {
             sub.add_option("--rtl-coverage", o.rtl_coverage,
                            "build the simulator with Verilator --coverage, write each program's counts to this "
                            "directory, merge them (verilator_coverage) and report line, toggle and branch coverage");
-            sub.add_option("--rtl-cache", o.rtl_cache,
-                           "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)");
+            add_rtl_engine_flags(sub, o.rtl_engine, "RTL engine");
             add_rtl_option_flags(sub, o.generator, "Generator options");
           },
           [](Context& ctx, FuzzOpts& o) {

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "cli/cli.h"
+#include "cli/rtl_engine_flags.h"
 #include "isa/check.h"
 #include "isa/image.h"
 #include "isa/limits.h"
@@ -25,12 +26,10 @@ namespace tpugen::cli {
 namespace {
 
 struct RunOpts {
-  std::string engine = "model", shape, a, b, c_in, c_out, json, program, dist = "full", trace, rtl_cache;
+  std::string engine = "model", shape, a, b, c_in, c_out, json, program, dist = "full", trace;
   bool relu = false, split = false;
   std::uint64_t seed = 1;
-  unsigned latency = 0;
-  double backpressure = 0.0;
-  std::uint64_t max_cycles = 2000000;
+  RtlEngineFlags rtl_engine;
   hdl::RtlOptions generator;
 
   [[nodiscard]] bool model() const { return engine != "rtl"; }
@@ -58,17 +57,11 @@ void write_json(const std::string& path, const nlohmann::ordered_json& j) {
 // ---------------------------------------------------------------------------
 
 std::filesystem::path simulator_for(const Isa& isa, const RunOpts& o) {
-  const hdl::RtlContext ctx(isa, o.generator);
-  const std::filesystem::path root = o.rtl_cache.empty() ? sim::default_build_root() : std::filesystem::path(o.rtl_cache);
-  return sim::ensure_simulator(ctx, root, [](const std::string& line) { fmt::print(stderr, "tpugen: {}\n", line); });
+  return o.rtl_engine.simulator(hdl::RtlContext(isa, o.generator));
 }
 
 sim::RtlRunOptions rtl_options(const RunOpts& o) {
-  sim::RtlRunOptions r;
-  r.latency = o.latency;
-  r.backpressure = o.backpressure;
-  r.seed = o.seed;
-  r.max_cycles = o.max_cycles;
+  sim::RtlRunOptions r = o.rtl_engine.run_options(o.seed);
   r.trace = o.trace;
   return r;
 }
@@ -90,8 +83,8 @@ nlohmann::ordered_json rtl_json(const sim::RtlRunResult& r, const RunOpts& o, do
   j["cycles"] = r.cycles;
   j["core_cycles"] = r.dut_cycles;
   if (ideal > 0) j["utilization"] = r.cycles ? ideal / static_cast<double>(r.cycles) : 0.0;
-  j["latency"] = o.latency;
-  j["backpressure"] = o.backpressure;
+  j["latency"] = o.rtl_engine.latency;
+  j["backpressure"] = o.rtl_engine.backpressure;
   j["fault"] = {{"code", r.fault.code}, {"name", r.fault.name}, {"pc", r.fault.pc}, {"unit", r.fault.unit_name}};
   for (const auto& c : r.progress) j["progress"][c.name] = {{"done", c.done}, {"count", c.count}};
   j["protocol_errors"] = r.protocol_errors;
@@ -232,7 +225,7 @@ int run_gemm(const Isa& isa, const RunOpts& o) {
   if (rtl_out && rtl_out->done())
     fmt::print("  rtl cycles {} (latency {}, backpressure {}): utilization {:.1f}% of the T*T = {} MAC/cycle peak\n"
                "  simulation {:.0f} cycles/s\n",
-               rtl_out->cycles, o.latency, o.backpressure, rtl_out->cycles ? 100.0 * ideal / static_cast<double>(rtl_out->cycles) : 0.0,
+               rtl_out->cycles, o.rtl_engine.latency, o.rtl_engine.backpressure, rtl_out->cycles ? 100.0 * ideal / static_cast<double>(rtl_out->cycles) : 0.0,
                t * t, rtl_out->cycles_per_second);
 
   const bool ok = model_diff.empty() && rtl_diff.empty() && both_diff.empty();
@@ -364,18 +357,8 @@ Command run_command() {
             sub.add_option("--json", o.json, "write a JSON report");
             sub.add_option("--program", o.program, "run this program (assembly or image) instead of the GEMM");
             auto* rtl = "RTL engine";
-            sub.add_option("--latency", o.latency,
-                           "memory latency: cycles from request handshake to response valid, beyond the next cycle")
-                ->capture_default_str()->group(rtl);
-            sub.add_option("--backpressure", o.backpressure,
-                           "0..1: probability that a memory withholds a ready or valid in a cycle")
-                ->capture_default_str()->check(CLI::Range(0.0, 0.99))->group(rtl);
+            add_rtl_engine_flags(sub, o.rtl_engine, rtl);
             sub.add_option("--trace", o.trace, "write an FST waveform of the RTL run")->group(rtl);
-            sub.add_option("--max-cycles", o.max_cycles, "give up on the RTL after this many cycles")
-                ->capture_default_str()->group(rtl);
-            sub.add_option("--rtl-cache", o.rtl_cache,
-                           "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)")
-                ->group(rtl);
             add_rtl_option_flags(sub, o.generator, rtl);
           },
           [](Context& ctx, RunOpts& o) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 
 #include "hdl/tops.h"
 #include "util/diag.h"
@@ -113,21 +114,6 @@ const std::vector<RtlOptionField>& fields() {
   return kFields;
 }
 
-std::string json_string(const std::string& s) {
-  std::string o = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\') {
-      o += '\\';
-      o += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      o += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-    } else {
-      o += c;
-    }
-  }
-  return o + "\"";
-}
-
 }  // namespace
 
 std::span<const RtlOptionField> rtl_option_fields() { return fields(); }
@@ -138,7 +124,9 @@ std::string RtlOptionField::help() const {
 }
 
 std::string RtlOptionField::json(const RtlOptions& o) const {
-  return kind == Kind::Integer ? get(o) : json_string(get(o));
+  if (kind == Kind::Integer) return get(o);
+  // A string the reader can parse even if it is not UTF-8 (a path).
+  return nlohmann::json(get(o)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 void RtlOptionField::check(const RtlOptions& o) const {

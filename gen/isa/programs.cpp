@@ -30,6 +30,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <functional>
 
 #include "isa/builder.h"
 #include "isa/derive.h"
@@ -143,20 +144,39 @@ struct OperandLoad {
   std::int64_t base = 0;   ///< the destination row of tile 0
 };
 
-/// What all three GEMM forms start from: the tiling, the memory map, and
-/// the operand loads (A's, then B's).
+/// What all three GEMM forms start from: the tiling, the memory map, the
+/// operand loads (A's, then B's), and whether a load is split.
 struct GemmPlan {
   Tiling g;
   GemmLayout l;
   std::array<OperandLoad, 2> loads;
+  bool split_operand_load = false;
+
+  /// The pieces each of `ld`'s loads is issued as.
+  [[nodiscard]] std::vector<Piece> pieces(const OperandLoad& ld) const {
+    return load_pieces(ld.rows, split_operand_load, g.maxrows);
+  }
 };
 
-GemmPlan gemm_plan(const Isa& isa, GemmShape shape) {
+GemmPlan gemm_plan(const Isa& isa, GemmShape shape, GemmOptions options) {
   const Tiling g = tiling(isa, shape, "gemm");
   const GemmLayout l = gemm_layout(isa);
   return {g, l,
           {{{g.kt, "k", g.m, dma_mode(isa, "A", "vr"), l.a_vr},
-            {g.nt, "n", g.k, dma_mode(isa, "B", "spad"), l.b_sp}}}};
+            {g.nt, "n", g.k, dma_mode(isa, "B", "spad"), l.b_sp}}},
+          options.split_operand_load};
+}
+
+/// A GEMM form the loop-nest builder writes (gemm_program, gemm_program_flat):
+/// the plan, a builder whose source names the shape, the options and `form`,
+/// and `body`, which emits the program from the plan's tiling and memory map.
+using GemmBody = std::function<void(ProgramBuilder&, const GemmPlan&, const Tiling&, const GemmLayout&)>;
+
+Program build_gemm(const Isa& isa, GemmShape shape, GemmOptions options, std::string_view form, const GemmBody& body) {
+  const GemmPlan plan = gemm_plan(isa, shape, options);
+  ProgramBuilder b(isa, gemm_source(shape, options, form));
+  body(b, plan, plan.g, plan.l);
+  return b.finish();
 }
 
 /// The dma_ld of `piece` of one of `ld`'s loads.
@@ -196,50 +216,45 @@ class Hand {
 }  // namespace
 
 Program gemm_program(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const GemmPlan plan = gemm_plan(isa, shape);
-  const Tiling& g = plan.g;
-  const GemmLayout& l = plan.l;
-  const auto& loads = plan.loads;
-  ProgramBuilder b(isa, gemm_source(shape, options, ""));
-
-  for (const OperandLoad& ld : loads)
-    b.loop(ld.tiles, ld.iv, [&](const Iv& tile) {
-      for (const Piece& p : load_pieces(ld.rows, options.split_operand_load, g.maxrows))
-        emit_load(b, ld, p, Ref(0).at(tile, 1), Ref(ld.base + p.offset).at(tile, g.maxdim));
-    });
-  b.loop(g.nt, "n", [&](const Iv& nb) {
-    // The first k-tile is peeled: it overwrites the accumulator (acc 0).
-    b.emit("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", Ref(l.b_sp).at(nb, g.maxdim)}}, g.m);
-    // The rest accumulate; the bases A_VR + MAXDIM and B_SP + T say "kb starts at 1".
-    if (g.kt > 1)
-      b.loop(g.kt - 1, "k", [&](const Iv& kb) {
-        b.emit("mm",
-               {{"vr_a", Ref(l.a_vr + g.maxdim).at(kb, g.maxdim)},
-                {"ar0", l.ar_c},
-                {"acc", 1},
-                {"spad_w", Ref(l.b_sp + g.t).at(nb, g.maxdim).at(kb, g.t)}},
-               g.m);
+  return build_gemm(isa, shape, options, "", [&](ProgramBuilder& b, const GemmPlan& plan, const Tiling& g,
+                                                 const GemmLayout& l) {
+    for (const OperandLoad& ld : plan.loads)
+      b.loop(ld.tiles, ld.iv, [&](const Iv& tile) {
+        for (const Piece& p : plan.pieces(ld))
+          emit_load(b, ld, p, Ref(0).at(tile, 1), Ref(ld.base + p.offset).at(tile, g.maxdim));
       });
-    if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m);
-    b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", Ref(0).at(nb, 1)}}, g.m);
+    b.loop(g.nt, "n", [&](const Iv& nb) {
+      // The first k-tile is peeled: it overwrites the accumulator (acc 0).
+      b.emit("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", Ref(l.b_sp).at(nb, g.maxdim)}}, g.m);
+      // The rest accumulate; the bases A_VR + MAXDIM and B_SP + T say "kb starts at 1".
+      if (g.kt > 1)
+        b.loop(g.kt - 1, "k", [&](const Iv& kb) {
+          b.emit("mm",
+                 {{"vr_a", Ref(l.a_vr + g.maxdim).at(kb, g.maxdim)},
+                  {"ar0", l.ar_c},
+                  {"acc", 1},
+                  {"spad_w", Ref(l.b_sp + g.t).at(nb, g.maxdim).at(kb, g.t)}},
+                 g.m);
+        });
+      if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m);
+      b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", Ref(0).at(nb, 1)}}, g.m);
+    });
   });
-  return b.finish();
 }
 
 Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const GemmPlan plan = gemm_plan(isa, shape);
+  const GemmPlan plan = gemm_plan(isa, shape, options);
   const Tiling& g = plan.g;
   const GemmLayout& l = plan.l;
-  const auto& loads = plan.loads;
   const Hand h(isa);
   Program p;
   p.source = gemm_source(shape, options, " (handwritten)");
   auto& out = p.instrs;
 
   // Level 0: the A loads, one per k-tile; then the B loads, one per n-tile.
-  for (const OperandLoad& ld : loads) {
+  for (const OperandLoad& ld : plan.loads) {
     out.push_back(h.loop(ld.tiles));
-    for (const Piece& piece : load_pieces(ld.rows, options.split_operand_load, g.maxrows)) {
+    for (const Piece& piece : plan.pieces(ld)) {
       Instr in = h.instr(
           "dma_ld", {{"mode", ld.mode}, {"dram_row0", piece.offset}, {"col_block", 0}, {"dst_row0", ld.base + piece.offset}},
           piece.rows);
@@ -272,27 +287,23 @@ Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions op
 }
 
 Program gemm_program_flat(const Isa& isa, GemmShape shape, GemmOptions options) {
-  const GemmPlan plan = gemm_plan(isa, shape);
-  const Tiling& g = plan.g;
-  const GemmLayout& l = plan.l;
-  const auto& loads = plan.loads;
-  ProgramBuilder b(isa, gemm_source(shape, options, " (flat)"));
-  for (const OperandLoad& ld : loads)
-    for (std::int64_t tile = 0; tile < ld.tiles; ++tile)
-      for (const Piece& p : load_pieces(ld.rows, options.split_operand_load, g.maxrows))
-        emit_load(b, ld, p, tile, ld.base + tile * g.maxdim + p.offset);
-  for (std::int64_t nb = 0; nb < g.nt; ++nb) {
-    for (std::int64_t kb = 0; kb < g.kt; ++kb)
-      b.emit("mm",
-             {{"vr_a", l.a_vr + kb * g.maxdim},
-              {"ar0", l.ar_c},
-              {"acc", kb == 0 ? 0 : 1},
-              {"spad_w", l.b_sp + nb * g.maxdim + kb * g.t}},
-             g.m);
-    if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m);
-    b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", nb}}, g.m);
-  }
-  return b.finish();
+  return build_gemm(isa, shape, options, " (flat)", [&](ProgramBuilder& b, const GemmPlan& plan, const Tiling& g,
+                                                        const GemmLayout& l) {
+    for (const OperandLoad& ld : plan.loads)
+      for (std::int64_t tile = 0; tile < ld.tiles; ++tile)
+        for (const Piece& p : plan.pieces(ld)) emit_load(b, ld, p, tile, ld.base + tile * g.maxdim + p.offset);
+    for (std::int64_t nb = 0; nb < g.nt; ++nb) {
+      for (std::int64_t kb = 0; kb < g.kt; ++kb)
+        b.emit("mm",
+               {{"vr_a", l.a_vr + kb * g.maxdim},
+                {"ar0", l.ar_c},
+                {"acc", kb == 0 ? 0 : 1},
+                {"spad_w", l.b_sp + nb * g.maxdim + kb * g.t}},
+               g.m);
+      if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m);
+      b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", nb}}, g.m);
+    }
+  });
 }
 
 Program vadd_program(const Isa& isa, GemmShape shape) {

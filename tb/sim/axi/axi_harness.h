@@ -41,6 +41,7 @@ class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
   using Base = HarnessBase<AxiHarness<Top>, Top>;
   friend Base;
   using Base::half;
+  using Base::noise;
   using Base::top_;
 
  public:
@@ -50,8 +51,7 @@ class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
         mem_(sim_config::kAxiDataBytes, memory_timing(o), o.seed * 5 + 1, "m_axi"),
         checker_(sim_config::kAxiDataBytes, checker_config()),
         host_(host_timing(o), o.seed * 5 + 2, "s_axi_control"),
-        rng_(o.seed * 5 + 3),
-        junk_(o.seed ^ 0x9e3779b97f4a7c15ULL) {
+        rng_(o.seed * 5 + 3) {
     place_regions(o);
   }
 
@@ -285,7 +285,7 @@ class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
     M::RID(d) = s.r.id;
     M::RRESP(d) = s.r.resp;
     M::RLAST(d) = s.r.last;
-    const auto& data = s.rvalid ? s.r.data : noise(junk_, noise_, sim_config::kAxiDataBytes);
+    const auto& data = s.rvalid ? s.r.data : noise(r_noise_, sim_config::kAxiDataBytes);
     set_bytes(M::RDATA(d), data.data(), data.size());
     M::BVALID(d) = s.bvalid;
     M::BID(d) = s.b.id;
@@ -337,8 +337,8 @@ class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
   tpusim::AxiMemory mem_;
   tpusim::AxiChecker checker_;
   tpusim::AxiLiteHost host_;
-  std::mt19937_64 rng_, junk_;
-  tpusim::Bytes noise_;
+  std::mt19937_64 rng_;
+  tpusim::Bytes r_noise_;
   Region regions_[4] = {{"imem", sim_config::reg::imem_base_lo, sim_config::reg::imem_base_hi},
                         {"A", sim_config::reg::a_base_lo, sim_config::reg::a_base_hi},
                         {"B", sim_config::reg::b_base_lo, sim_config::reg::b_base_hi},

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -148,16 +147,5 @@ struct Outcome {
   std::vector<Counter> counters;
   double seconds = 0.0;
 };
-
-/// Bytes a memory drives on a data bus while its valid is low: noise from
-/// `rng`, so a core that uses data without valid shows it.
-inline const tpusim::Bytes& noise(std::mt19937_64& rng, tpusim::Bytes& buf, std::size_t n) {
-  buf.resize(n);
-  for (std::size_t k = 0; k < n; k += 8) {
-    const std::uint64_t r = rng();
-    for (std::size_t b = k; b < n && b < k + 8; ++b) buf[b] = static_cast<std::uint8_t>(r >> (8 * (b - k)));
-  }
-  return buf;
-}
 
 }  // namespace tpusim::sim

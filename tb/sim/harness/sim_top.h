@@ -3,9 +3,9 @@
 /// built in a context, an optional FST trace, and half clock cycles on the
 /// top's clock port (clk_i for tpu_top, ap_clk for tpu_axi_top); and what
 /// both harnesses do with it (HarnessBase): the reset, the runs back to
-/// back, and the clock loop of a run with its watchdog (max cycles) and the
-/// protocol checks. Compiled by Verilator's build only
-/// (tb/sim/harness/sim_main.cpp).
+/// back, the clock loop of a run with its watchdog (max cycles) and the
+/// protocol checks, and the noise on a data bus whose valid is low.
+/// Compiled by Verilator's build only (tb/sim/harness/sim_main.cpp).
 #pragma once
 
 #include <verilated.h>
@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -80,7 +81,8 @@ class SimTop {
 };
 
 /// The part of a harness that is not about its top's ports: the top itself,
-/// the reset, opt.runs runs back to back and the clock loop of one run.
+/// the reset, opt.runs runs back to back, the clock loop of one run and the
+/// data buses' noise.
 /// `Derived` (CRTP) provides
 ///   void drive_idle();                                    the inputs during reset
 ///   Outcome run_once(std::uint64_t& cycle, bool first);   one run from `cycle`,
@@ -125,12 +127,24 @@ class HarnessBase {
  protected:
   /// `clock` and `reset` name the top's clock and active-low reset ports.
   HarnessBase(const Options& o, VerilatedContext& ctx, Port clock, Port reset)
-      : opt_(o), ctx_(ctx), top_(ctx, clock, o.trace), reset_(reset) {}
+      : opt_(o), ctx_(ctx), top_(ctx, clock, o.trace), reset_(reset), noise_rng_(o.seed ^ 0x9e3779b97f4a7c15ULL) {}
   ~HarnessBase() = default;
 
   void finish_runs(std::uint64_t /*cycle*/, Outcome& /*out*/) {}
 
   void half(bool clk) { top_.half(clk); }
+
+  /// `n` bytes for a data bus to carry while its valid is low, in `buf`:
+  /// noise, so a core that uses data without valid shows it. One generator,
+  /// seeded from opt.seed, serves every bus of the harness.
+  const tpusim::Bytes& noise(tpusim::Bytes& buf, std::size_t n) {
+    buf.resize(n);
+    for (std::size_t k = 0; k < n; k += 8) {
+      const std::uint64_t r = noise_rng_();
+      for (std::size_t b = k; b < n && b < k + 8; ++b) buf[b] = static_cast<std::uint8_t>(r >> (8 * (b - k)));
+    }
+    return buf;
+  }
 
   /// The inputs idle, reset low for kResetCycles cycles, then two cycles out of reset.
   void reset() {
@@ -177,6 +191,7 @@ class HarnessBase {
   Derived& self() { return static_cast<Derived&>(*this); }
 
   Port reset_;
+  std::mt19937_64 noise_rng_;
 };
 
 }  // namespace tpusim::sim
