@@ -3,7 +3,7 @@
 //
 // Hand-written module of tpugen, copied unchanged into every generated
 // configuration; the DRAM movers (dma_ld, dma_st) hold their instruction in
-// one (u_cur). The unit decodes instr_i itself and gives the slot what the
+// one (u_cur). Its registers are a tpu_reg (u_q). The unit decodes instr_i itself and gives the slot what the
 // spec decides: whether the instruction is the unit's (claim_i), its step
 // count and its fields as one flat vector (the unit's concatenation of its
 // dec_<field> signals), and each field's value after a step (next_i, from
@@ -63,17 +63,14 @@ module tpu_instr_slot #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      valid_q  <= 1'b0;
-      left_q   <= '0;
-      fields_q <= '0;
-    end else begin
-      valid_q  <= valid_d;
-      left_q   <= left_d;
-      fields_q <= fields_d;
-    end
-  end
+  tpu_reg #(
+    .Width(1 + CountW + FieldW)
+  ) u_q (
+    .clk_i,
+    .rst_ni,
+    .d_i({valid_d, left_d, fields_d}),
+    .q_o({valid_q, left_q, fields_q})
+  );
 
   assign valid_o  = valid_q;
   assign fields_o = fields_q;
