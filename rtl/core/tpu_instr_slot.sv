@@ -16,11 +16,10 @@
 // after reset; fields_o means something only while valid_o.
 //
 // Parameters:
-//   CountW  bits of a step count (tpu_pkg::COUNT_W)
 //   FieldW  bits of the unit's fields together
 module tpu_instr_slot #(
-  parameter int CountW = 16,
-  parameter int FieldW = 1
+  parameter  int FieldW = 1,
+  localparam int CountW = tpu_pkg::COUNT_W  // bits of a step count
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

@@ -240,7 +240,6 @@ std::string render_skeleton_logic(const std::vector<CurField>& fields) {
       "  // step whenever step is high; the next instruction is taken in the cycle\n"
       "  // of the last step.\n"
       "  tpu_instr_slot #(\n"
-      "    .CountW(CountW),\n"
       "    .FieldW(FieldW)\n"
       "  ) u_cur (\n"
       "    .clk_i,\n"
