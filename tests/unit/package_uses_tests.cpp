@@ -14,7 +14,7 @@
 using namespace tpugen;
 using namespace tpugen::hdl;
 
-TEST_CASE("package_names reads a package's localparams and typedefs", "[hdl][package]") {
+TEST_CASE("package_names reads a package's localparams and typedefs", "[gen][package]") {
   const auto names = package_names(
       "package p_pkg;\n"
       "  localparam int WORD_W = 64;\n"
@@ -25,7 +25,7 @@ TEST_CASE("package_names reads a package's localparams and typedefs", "[hdl][pac
   CHECK(names == std::set<std::string>{"WORD_W", "FAULT_NONE", "DEPTH", "word_t"});
 }
 
-TEST_CASE("check_package_uses names the file, line and the undeclared name", "[hdl][package]") {
+TEST_CASE("check_package_uses names the file, line and the undeclared name", "[gen][package]") {
   const std::set<std::string> declared = {"FAULT_NONE", "FAULT_W"};
   const std::string ok =
       "// reads p_pkg::HDR_<NAME>_W (a comment names a pattern)\n"
@@ -41,7 +41,7 @@ TEST_CASE("check_package_uses names the file, line and the undeclared name", "[h
   CHECK_THAT(e.message(), Catch::Contains("reads p_pkg::FAULT_HANG") && Catch::Contains("does not declare FAULT_HANG"));
 }
 
-TEST_CASE("every module of every shipped top reads only names its package declares", "[hdl][package]") {
+TEST_CASE("every module of every shipped top reads only names its package declares", "[gen][package]") {
   // generate() checks it; here the shipped RTL meets it at the default
   // configuration (a defect would fail `tpugen gen` for every user).
   const Isa isa = test::isa_at();
@@ -56,7 +56,7 @@ TEST_CASE("every module of every shipped top reads only names its package declar
   }
 }
 
-TEST_CASE("generate refuses a spec without a fault code the hand-written sequencer raises", "[hdl][package]") {
+TEST_CASE("generate refuses a spec without a fault code the hand-written sequencer raises", "[gen][package]") {
   std::string text = test::read_text(default_spec_path());
   const std::string line = "    - {name: LOOP_OPEN,";
   const auto at = text.find(line);
