@@ -55,10 +55,10 @@ GemmShape parse_shape(const std::string& text);
 /// .hex, .mem), by extension.
 Program load_program(const Isa& isa, const std::string& path);
 
-/// One subcommand: set it up on `sub`, and return what runs it.
+/// One subcommand: set it up on `sub`, and return what runs it. What it is
+/// for (its --help) is its entry in the command table (commands.h).
 struct Command {
   const char* name;
-  const char* help;
   std::function<std::function<int()>(CLI::App& sub, Context& ctx)> setup;
 };
 
@@ -66,9 +66,9 @@ struct Command {
 /// `options` adds the subcommand's own options into an Opts that lives as
 /// long as the runner, and `run` runs it.
 template <class Opts>
-Command param_command(const char* name, const char* help, std::function<void(CLI::App&, Opts&)> options,
+Command param_command(const char* name, std::function<void(CLI::App&, Opts&)> options,
                       std::function<int(Context&, Opts&)> run) {
-  return {name, help,
+  return {name,
           [options = std::move(options), run = std::move(run)](CLI::App& sub, Context& ctx) -> std::function<int()> {
             add_param_flags(sub, ctx);
             auto o = std::make_shared<Opts>();

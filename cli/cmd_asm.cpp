@@ -31,8 +31,6 @@ void print_header(const Isa& isa, const std::vector<std::int64_t>& counts) {
 
 Command asm_command() {
   return param_command<FileOpts>("asm",
-          "Assemble (and check) a program into an image: little-endian 64-bit words (.bin) or $readmemh hex (.hex).\n"
-          "Example: tpugen asm examples/asm/gemm_8x8x8.asm -o gemm.hex",
           [](CLI::App& sub, FileOpts& o) {
             sub.add_option("source", o.in, "assembly source")->required();
             sub.add_option("-o,--out", o.out, "the image (default: the source with .bin); .hex or .mem writes hex");
@@ -60,8 +58,6 @@ Command asm_command() {
 
 Command disasm_command() {
   return param_command<FileOpts>("disasm",
-          "Disassemble an image (.bin or .hex) into assembly, header counts as comments.\n"
-          "Example: tpugen disasm gemm.hex",
           [](CLI::App& sub, FileOpts& o) {
             sub.add_option("image", o.in, "program image")->required()->check(CLI::ExistingFile);
           },
@@ -78,8 +74,6 @@ Command disasm_command() {
 
 Command check_command() {
   return param_command<FileOpts>("check",
-          "Check a program (assembly or image) against every contract of the spec.\n"
-          "Example: tpugen check my_program.s",
           [](CLI::App& sub, FileOpts& o) {
             sub.add_option("program", o.in, "assembly (.s .asm .tpu) or image (.bin .hex .mem)")->required();
           },

@@ -138,8 +138,7 @@ int run_bench(const Context& ctx, const BenchOpts& o) {
 }  // namespace
 
 Command bench_command() {
-  return {"bench", "Run the shipped GEMM on the RTL over the original design's benchmark shapes and compare cycles.\n"
-                   "Example: tpugen bench --json bench.json",
+  return {"bench",
           [](CLI::App& sub, Context& ctx) -> std::function<int()> {
             auto o = std::make_shared<BenchOpts>();
             sub.add_option("--seed", o->seed, "seed of the operands and the backpressure")->capture_default_str();

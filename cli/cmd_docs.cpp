@@ -1,20 +1,21 @@
-// tpugen docs: write docs/isa.md from the spec, or check it for drift.
+// tpugen docs: write the documents generated from the specs and README.md's
+// command table (cli/commands.cpp), or check them for drift.
 #include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 #include "docs/axi_docs.h"
 #include "docs/isa_docs.h"
 #include "docs/markdown.h"
+#include "util/file_io.h"
 
 namespace tpugen::cli {
 
 Command docs_command() {
-  return {"docs", "Write the generated documents from the specs: the ISA tables (docs/isa.md) and the AXI top's\n"
-                  "register map (docs/axi_top.md); --check fails if either has drifted.\n"
-                  "Example: tpugen docs --check",
+  return {"docs",
           [](CLI::App& sub, Context& ctx) -> std::function<int()> {
             auto out = std::make_shared<std::string>();
             auto check = std::make_shared<bool>(false);
@@ -25,10 +26,12 @@ Command docs_command() {
             return [&ctx, out, check, axi_out]() {
               const std::filesystem::path docs = std::filesystem::path(ctx.spec.path).parent_path().parent_path() / "docs";
               const std::string axi_spec = axi_top_spec_path(ctx.spec.path);
+              const std::string readme = (docs.parent_path() / "README.md").string();
               const std::pair<std::string, std::string> documents[] = {
                   {out->empty() ? (docs / "isa.md").string() : *out, render_isa_markdown(ctx.spec)},
                   {axi_out->empty() ? (docs / "axi_top.md").string() : *axi_out,
-                   render_axi_markdown(load_axi_top_spec(axi_spec))}};
+                   render_axi_markdown(load_axi_top_spec(axi_spec))},
+                  {readme, with_command_table(read_file(readme, "docs.readme"), readme)}};
               int status = kOk;
               for (const auto& [path, text] : documents) {
                 if (*check) {

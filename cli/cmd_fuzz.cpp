@@ -359,9 +359,6 @@ int run_fuzz(Context& ctx, const FuzzOpts& o) {
 
 Command fuzz_command() {
   return param_command<FuzzOpts>("fuzz",
-          "Run random legal programs on the RTL and the model and compare C and the on-chip state bit for bit;\n"
-          "shrink each disagreement into a reproducer directory. A campaign is a pure function of the parameters\n"
-          "and the seed range, so shards run anywhere. Example: tpugen fuzz --T 8 --maxdim 64 --count 500 --seed 1000",
           [](CLI::App& sub, FuzzOpts& o) {
             sub.add_option("--count", o.count, "programs to run")->capture_default_str();
             sub.add_option("--seed", o.seed, "the first seed (program i has seed S + i)")->capture_default_str();

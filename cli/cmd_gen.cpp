@@ -62,10 +62,6 @@ int run_gen(const Context& ctx, const GenOpts& o) {
 Command gen_command() {
   return param_command<GenOpts>(
       "gen",
-      "Generate the SystemVerilog core for one configuration (top: tpu_top, or tpu_axi_top with --top axi;\n"
-      "compile order in files.f; --vpi adds a cocotb build).\n"
-      "Example: tpugen gen --T 8 --maxdim 64 --out rtl_t8\n"
-      "         tpugen gen --top axi --T 8 --maxdim 64 --out rtl_t8_axi",
       [](CLI::App& sub, GenOpts& o) {
         sub.add_option("--out", o.out, "the output directory (created if needed)")->required();
         sub.add_flag("--vpi", o.vpi,

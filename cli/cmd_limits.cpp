@@ -33,9 +33,6 @@ nlohmann::ordered_json to_json(const std::vector<LimitResult>& limits) {
 
 Command limits_command() {
   return param_command<LimitsOpts>("limits",
-          "Which program limit refuses a GEMM shape, by how much, and whether the split-operand-load\n"
-          "alternative fits. Exit 0: fits as shipped; 3: fits only with --split-operand-load; 1: does not fit.\n"
-          "Example: tpugen limits --T 8 --maxdim 128 --gemm 32x128x128",
           [](CLI::App& sub, LimitsOpts& o) {
             sub.add_option("--gemm", o.shape, "the shape MxKxN")->required();
             sub.add_flag("--json", o.json, "print JSON");

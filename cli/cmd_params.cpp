@@ -16,8 +16,6 @@ struct ParamsOpts {
 
 Command params_command() {
   return param_command<ParamsOpts>("params",
-          "Resolve the build parameters; a violated constraint exits non-zero naming it.\n"
-          "Example: tpugen params --T 8 --maxdim 64",
           [](CLI::App& sub, ParamsOpts& o) {
             sub.add_flag("--json", o.json, "print JSON instead of tables");
           },

@@ -21,8 +21,6 @@ struct ProgramOpts {
 
 Command program_command() {
   return param_command<ProgramOpts>("program",
-          "Emit a program of the library: gemm, vadd, vector or ar-distance, as assembly or an image.\n"
-          "Example: tpugen program gemm --gemm 16x16x16 --relu -o gemm.hex",
           [](CLI::App& sub, ProgramOpts& o) {
             sub.add_option("name", o.which, "gemm, vadd, vector or ar-distance")
                 ->required()

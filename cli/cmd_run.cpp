@@ -335,8 +335,6 @@ int run_program(const Isa& isa, const RunOpts& o) {
 
 Command run_command() {
   return param_command<RunOpts>("run",
-          "Run the shipped GEMM (or any program) and check C against clip(A @ B), bit for bit.\n"
-          "Example: tpugen run --engine both --T 8 --maxdim 64 --gemm 40x24x56 --a A.npy --b B.npy --c-out C.npy",
           [](CLI::App& sub, RunOpts& o) {
             sub.add_option("--engine", o.engine,
                            "model (the reference model), rtl (the generated core under Verilator) or both "

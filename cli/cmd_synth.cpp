@@ -96,11 +96,6 @@ int run_synth(const Context& ctx, SynthOpts& o) {
 
 Command synth_command() {
   return param_command<SynthOpts>("synth",
-          "Synthesize the configuration's core with Yosys for a target (generic, xilinx, ice40), with the gates\n"
-          "(no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM),\n"
-          "resource and depth estimates (Fmax by nextpnr-ice40 for ice40), and the handoff files: RTL, files.f,\n"
-          "netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports. Example:\n"
-          "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4",
           [](CLI::App& sub, SynthOpts& o) {
             sub.add_option("--out", o.out, "the output directory (created if needed)")->required();
             sub.add_option("--target", o.target, "generic (Yosys synth), xilinx (synth_xilinx) or ice40 "

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "cli/commands.h"
 
 namespace {
 
@@ -44,9 +45,28 @@ int main(int argc, char** argv) {
                                    cli::disasm_command(),  cli::check_command(),   cli::program_command(),
                                    cli::docs_command(),    cli::run_command(),     cli::gen_command(),
                                    cli::bench_command(),   cli::fuzz_command(),    cli::synth_command()};
+  // In the command table's order; a command the table lacks, or an entry
+  // with no command, is a defect of this build.
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
   for (const auto& c : commands) {
-    CLI::App* sub = app.add_subcommand(c.name, c.help);
+    try {
+      (void)cli::command_doc(c.name);
+    } catch (const Error& e) {
+      fmt::print(stderr, "tpugen: internal error: {}\n", e.what());
+      return cli::kBadInput;
+    }
+  }
+  for (const cli::CommandDoc& doc : cli::command_docs()) {
+    const cli::Command* found = nullptr;
+    for (const auto& c : commands)
+      if (doc.name == c.name) found = &c;
+    if (!found) {
+      fmt::print(stderr, "tpugen: internal error: the command table names '{}', which no subcommand runs\n", doc.name);
+      return cli::kBadInput;
+    }
+    const cli::Command& c = *found;
+    CLI::App* sub = app.add_subcommand(c.name, std::string(doc.summary));
+    sub->footer(cli::command_footer(doc));
     sub->fallthrough();
     runners.emplace_back(sub, c.setup(*sub, ctx));
   }

@@ -1,0 +1,106 @@
+#include "cli/commands.h"
+
+#include <fmt/format.h>
+
+#include "docs/markdown.h"
+#include "util/diag.h"
+
+namespace tpugen::cli {
+
+const std::vector<CommandDoc>& command_docs() {
+  static const std::vector<CommandDoc> table = {
+      {"params", "tpugen params",
+       "Resolve the build parameters (flag > environment > default), the derived constants and the MAXDIM "
+       "ceilings; exit 1 names a violated constraint.",
+       "", "tpugen params --T 8 --maxdim 64", ""},
+      {"limits", "tpugen limits --gemm MxKxN",
+       "Which program limit refuses a GEMM shape, by how much, and whether the split-operand-load alternative "
+       "fits (exit 0 fits as shipped, 3 fits only split, 1 does not fit).",
+       "", "tpugen limits --T 8 --maxdim 128 --gemm 32x128x128", ""},
+      {"asm", "tpugen asm FILE.s -o OUT.hex",
+       "Assemble and check a program into an image: little-endian 64-bit words (.bin) or $readmemh hex (.hex).", "",
+       "tpugen asm examples/asm/gemm_8x8x8.asm -o gemm.hex", "docs/assembly.md"},
+      {"disasm", "tpugen disasm IMAGE", "Disassemble an image (.bin or .hex) into assembly, its header counts as comments.",
+       "", "tpugen disasm gemm.hex", "docs/assembly.md"},
+      {"check", "tpugen check FILE",
+       "Check a program (assembly or image) against every contract of the spec, each violation with its "
+       "instruction, line and rule.",
+       "", "tpugen check my_program.s", ""},
+      {"program", "tpugen program gemm|vadd|vector|ar-distance",
+       "Emit a program of the library (gemm, vadd, vector, ar-distance) as assembly or an image.", "",
+       "tpugen program gemm --gemm 16x16x16 --relu -o gemm.hex", ""},
+      {"gen", "tpugen gen --out DIR",
+       "Generate the SystemVerilog for one configuration (tpu_top, or tpu_axi_top with --top axi; --vpi adds a "
+       "cocotb build).",
+       "The compile order is files.f; params.json records the parameters and options.",
+       "tpugen gen --T 8 --maxdim 64 --out rtl_t8\ntpugen gen --top axi --T 8 --maxdim 64 --out rtl_t8_axi",
+       "docs/generating.md"},
+      {"run", "tpugen run",
+       "Run the shipped GEMM (or any program) on the model, the RTL or both and check C against clip(A @ B), bit "
+       "for bit.",
+       "", "tpugen run --engine both --T 8 --maxdim 64 --gemm 40x24x56 --a A.npy --b B.npy --c-out C.npy", ""},
+      {"bench", "tpugen bench",
+       "Run the shipped GEMM on the RTL over the original design's benchmark shapes: cycles, utilization of the "
+       "peak and simulated cycles per second, beside the original's cycles.",
+       "", "tpugen bench --json bench.json", "docs/performance.md"},
+      {"fuzz", "tpugen fuzz",
+       "Run random legal programs on the RTL and the model, compare C and the on-chip state bit for bit, and "
+       "shrink each disagreement into a reproducer (--replay, coverage).",
+       "A campaign is a pure function of the parameters and the seed range, so shards run anywhere.",
+       "tpugen fuzz --T 8 --maxdim 64 --count 500 --seed 1000", "docs/fuzz.md"},
+      {"synth", "tpugen synth --target T --out DIR",
+       "Synthesize the configuration with Yosys for a target (generic, xilinx, ice40): the gates, estimates, Fmax "
+       "(nextpnr-ice40) and the handoff files.",
+       "The gates: no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM. "
+       "The handoff: RTL, files.f, netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports.",
+       "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4", "docs/synth.md"},
+      {"docs", "tpugen docs [--check]",
+       "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md) and README.md's command "
+       "table, or with --check fail if any has drifted.",
+       "", "tpugen docs --check", ""},
+  };
+  return table;
+}
+
+const CommandDoc& command_doc(std::string_view name) {
+  for (const auto& d : command_docs())
+    if (d.name == name) return d;
+  throw Error("cli.internal", fmt::format("no subcommand '{}' in the command table (cli/commands.cpp)", name));
+}
+
+std::string command_footer(const CommandDoc& doc) {
+  std::string o;
+  if (!doc.details.empty()) o += std::string(doc.details) + "\n";
+  std::string example(doc.example);
+  for (std::size_t at = example.find('\n'); at != std::string::npos; at = example.find('\n', at + 1))
+    example.replace(at, 1, "\n         ");
+  return o + "Example: " + example;
+}
+
+std::string render_command_table() {
+  Table t({"command", "what it does"});
+  for (const auto& d : command_docs()) {
+    std::string what(d.summary);
+    if (!d.doc.empty()) what += fmt::format(" See [`{0}`]({0}).", d.doc);
+    t.row({fmt::format("`{}`", d.usage), what});
+  }
+  return t.str();
+}
+
+namespace {
+constexpr std::string_view kBegin = "<!-- the command table: written by `tpugen docs` from cli/commands.cpp -->\n";
+constexpr std::string_view kEnd = "<!-- end of the command table -->\n";
+}  // namespace
+
+std::string with_command_table(const std::string& readme, const std::string& path) {
+  const std::size_t begin = readme.find(kBegin);
+  const std::size_t end = begin == std::string::npos ? std::string::npos : readme.find(kEnd, begin);
+  if (end == std::string::npos)
+    throw Error("docs.readme", fmt::format("no command-table markers ('{}' ... '{}')", kBegin.substr(0, kBegin.size() - 1),
+                                           kEnd.substr(0, kEnd.size() - 1)),
+                SourceLoc{path});
+  const std::size_t from = begin + kBegin.size();
+  return readme.substr(0, from) + "\n" + render_command_table() + readme.substr(end);
+}
+
+}  // namespace tpugen::cli
