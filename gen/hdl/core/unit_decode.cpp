@@ -391,29 +391,38 @@ const Memory& the_memory(const RtlContext& ctx, MemPlan& plan, const OpPattern& 
   return *m;
 }
 
+/// What a memory opcode's two engines share: its memory (the unit's one), the
+/// channel of `port` (operand rows), and its step: the action on that port,
+/// the base and the rows of `mem` (a write's or a read's action).
+MemOp plan_op(const RtlContext& ctx, MemPlan& plan, const OpPattern& p, const Action& mem, const Action& port,
+              bool in) {
+  the_memory(ctx, plan, p, mem);
+  const Channel& c = ctx.channel(port.port);
+  check_channel(ctx, plan, p, c);
+  MemOp op{&p, act_index(plan, port.port, in, in ? 0 : c.header_items), base_field(ctx, plan.unit, p, mem), mem.base,
+           "", "", "", "", ""};
+  op.len_sv = ctx.sv_of(mem.items, *p.op, "instr");
+  add_fields_of(*p.op, mem.items, plan.used);
+  return op;
+}
+
 void plan_write(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
   const Action& rx = *p.receives.front();
   const Action& wr = *p.writes.front();
-  the_memory(ctx, plan, p, wr);
-  const Channel& c = ctx.channel(rx.port);
-  check_channel(ctx, plan, p, c);
-  if (c.header_items != 0)
+  const MemOp op = plan_op(ctx, plan, p, wr, rx, true);
+  if (ctx.channel(rx.port).header_items != 0)
     unsupported(plan.unit, p.op->name, fmt::format("{} carries a header word into a memory write", rx.port));
   if (!items_match(ctx, plan.unit, p, rx.items, wr.items))
     unsupported(plan.unit, p.op->name,
                 fmt::format("it receives {} items and writes {}", rx.items.text(), wr.items.text()));
-  MemOp op{&p, act_index(plan, rx.port, true, 0), base_field(ctx, plan.unit, p, wr), wr.base, "", "", "", "", ""};
-  op.len_sv = ctx.sv_of(wr.items, *p.op, "instr");
-  add_fields_of(*p.op, wr.items, plan.used);
   plan.ops.push_back(op);
 }
 
 void plan_read(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
   const Action& rd = *p.reads.front();
   const Action& tx = *p.emits.front();
-  the_memory(ctx, plan, p, rd);
+  MemOp op = plan_op(ctx, plan, p, rd, tx, false);
   const Channel& c = ctx.channel(tx.port);
-  check_channel(ctx, plan, p, c);
   if (c.header_items > 1)
     unsupported(plan.unit, p.op->name,
                 fmt::format("{} takes {} header words; this unit sends one", tx.port, c.header_items));
@@ -421,10 +430,6 @@ void plan_read(const RtlContext& ctx, MemPlan& plan, const OpPattern& p) {
     unsupported(plan.unit, p.op->name,
                 fmt::format("it emits {} items for {} reads and {} header word(s)", tx.items.text(), rd.items.text(),
                             c.header_items));
-  MemOp op{&p, act_index(plan, tx.port, false, c.header_items), base_field(ctx, plan.unit, p, rd), rd.base, "", "", "",
-           "", ""};
-  op.len_sv = ctx.sv_of(rd.items, *p.op, "instr");
-  add_fields_of(*p.op, rd.items, plan.used);
   if (c.header_items == 1) {
     // The header word's row count: what the receiver takes on its other
     // port for this opcode (the array: nr activation rows on acol).
