@@ -22,13 +22,13 @@
 //   QD         requests in flight plus rows queued, at most (the depth of
 //              both FIFOs)
 //   RouteW     bits of a route (the channel a row leaves on)
-//   WordW      derived: packed word index bits (leave at its default)
+// Derived (localparam): WordW, the bits of a packed word's index.
 module tpu_dma_rd #(
-  parameter int VW        = 32,
-  parameter int DMA_WORDS = 1,
-  parameter int QD        = 16,
-  parameter int RouteW    = 1,
-  parameter int WordW     = (DMA_WORDS > 1) ? $clog2(DMA_WORDS) : 1
+  parameter  int VW        = 32,
+  parameter  int DMA_WORDS = 1,
+  parameter  int QD        = 16,
+  parameter  int RouteW    = 1,
+  localparam int WordW     = (DMA_WORDS > 1) ? $clog2(DMA_WORDS) : 1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,

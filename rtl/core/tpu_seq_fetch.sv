@@ -22,16 +22,16 @@
 //   CountWord  the header word holding the static instruction count,
 //   CountLsb   its lowest bit in that word,
 //   CountBits  and its width (tpu_sequencer sets all three)
-//   NInstrMax  derived: the instructions imem holds (leave at its default)
-//   PcW        derived: bits of pc (leave at its default)
+// Derived (localparam): NInstrMax, the instructions imem holds, and PcW, the
+// bits of pc.
 module tpu_seq_fetch #(
-  parameter int IMEM_SIZE = 56,
-  parameter int ImemBeat  = 8,
-  parameter int CountWord = 0,
-  parameter int CountLsb  = 0,
-  parameter int CountBits = 16,
-  parameter int NInstrMax = (IMEM_SIZE - tpu_pkg::NHDR) / tpu_pkg::IWORDS,  // derived
-  parameter int PcW       = $clog2(NInstrMax + 1)                             // derived
+  parameter  int IMEM_SIZE = 56,
+  parameter  int ImemBeat  = 8,
+  parameter  int CountWord = 0,
+  parameter  int CountLsb  = 0,
+  parameter  int CountBits = 16,
+  localparam int NInstrMax = (IMEM_SIZE - tpu_pkg::NHDR) / tpu_pkg::IWORDS,
+  localparam int PcW       = $clog2(NInstrMax + 1)
 ) (
   input  logic clk_i,
   input  logic rst_ni,
