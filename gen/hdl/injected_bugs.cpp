@@ -32,8 +32,7 @@ constexpr std::array<InjectedBug, 7> kBugs = {{
      "&& (open_next_q[PageW-1:0] != '0);", ";  // INJECTED DEFECT: no page check"},
     {"axi_valid_drop", "tpu_axi_burst",
      "ARVALID and AWVALID fall after one cycle whether or not READY came (needs a stalled address)",
-     "    end else if (ax_ready_i) begin\n      ax_valid_q <= 1'b0;",
-     "    end else begin  // INJECTED DEFECT: drops VALID without READY\n      ax_valid_q <= 1'b0;"},
+     "    .ready_i(ax_ready_i),", "    .ready_i(1'b1),  // INJECTED DEFECT: drops VALID without READY"},
     {"axi_wlast_early", "tpu_axi_wr", "WLAST on every beat (needs a write burst of two beats or more)",
      "assign w_last_o  = w_final;", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
 }};

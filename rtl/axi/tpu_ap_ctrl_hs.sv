@@ -13,36 +13,32 @@
 // response other than OKAY sets rresp_error_o or bresp_error_o until the
 // next start. The interrupt is GIE and any ISR bit. The core and the master
 // adapters are held in reset (core_rst_no) by rst_ni or core_reset_i.
-//
-// Parameters:
-//   FaultW  bits of the core's fault code
-module tpu_ap_ctrl_hs #(
-  parameter int FaultW = 4
-) (
-  input  logic              clk_i,
-  input  logic              rst_ni,
+// The core's fault code is tpu_pkg::FAULT_W bits.
+module tpu_ap_ctrl_hs (
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
   // control fields
-  input  logic              ap_start_i,
-  input  logic              core_reset_i,
-  input  logic              gie_i,
-  input  logic              isr_done_i,
-  input  logic              isr_ready_i,
-  input  logic              bases_aligned_i,
+  input  logic                        ap_start_i,
+  input  logic                        core_reset_i,
+  input  logic                        gie_i,
+  input  logic                        isr_done_i,
+  input  logic                        isr_ready_i,
+  input  logic                        bases_aligned_i,
   // the core and its memory adapters
-  input  logic              core_busy_i,
-  input  logic              core_done_i,
-  input  logic [FaultW-1:0] core_fault_i,
-  input  logic              rd_err_i,
-  input  logic              wr_err_i,
+  input  logic                        core_busy_i,
+  input  logic                        core_done_i,
+  input  logic [tpu_pkg::FAULT_W-1:0] core_fault_i,
+  input  logic                        rd_err_i,
+  input  logic                        wr_err_i,
   // events and status
-  output logic              start_taken_o,
-  output logic              core_start_o,
-  output logic              done_event_o,
-  output logic              interrupt_o,
-  output logic              core_rst_no,
-  output logic              base_error_o,
-  output logic              rresp_error_o,
-  output logic              bresp_error_o
+  output logic                        start_taken_o,
+  output logic                        core_start_o,
+  output logic                        done_event_o,
+  output logic                        interrupt_o,
+  output logic                        core_rst_no,
+  output logic                        base_error_o,
+  output logic                        rresp_error_o,
+  output logic                        bresp_error_o
 );
 
   // ended_q: the current run has ended (so done_event_o is one cycle a run).

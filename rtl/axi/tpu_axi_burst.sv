@@ -14,8 +14,9 @@
 // issue_ready_i (the user's record of bursts in flight has room), and close_o
 // names the cycle, with the burst's start address and length.
 //
-// Stream rules: ax_valid_o never depends on ax_ready_i; the address and
-// length hold until the handshake.
+// Stream rules: the address channel's register is a tpu_out_reg (u_ax):
+// ax_valid_o never depends on ax_ready_i, and the address and length hold
+// until the handshake, which its assertions check.
 //
 // Parameters:
 //   AddrW     address bits
@@ -52,15 +53,13 @@ module tpu_axi_burst #(
   logic             open_q;
   logic [AddrW-1:0] open_addr_q, open_next_q;
   logic [7:0]       open_len_q;
-  logic             ax_valid_q;
-  logic [AddrW-1:0] ax_addr_q;
-  logic [7:0]       ax_len_q;
+  logic             ax_valid;
 
   logic contig, absorb, can_close, close, start_new;
   assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(MaxBurst - 1))
                    && (open_next_q[PageW-1:0] != '0);
   assign absorb    = req_valid_i && contig && room_i;
-  assign can_close = (!ax_valid_q || ax_ready_i) && issue_ready_i;
+  assign can_close = (!ax_valid || ax_ready_i) && issue_ready_i;
   assign close     = open_q && !absorb && can_close;
   assign start_new = req_valid_i && !contig && room_i && (!open_q || close);
 
@@ -88,22 +87,19 @@ module tpu_axi_burst #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      ax_valid_q <= 1'b0;
-      ax_addr_q  <= '0;
-      ax_len_q   <= '0;
-    end else if (close) begin
-      ax_valid_q <= 1'b1;
-      ax_addr_q  <= open_addr_q;
-      ax_len_q   <= open_len_q;
-    end else if (ax_ready_i) begin
-      ax_valid_q <= 1'b0;
-    end
-  end
-
-  assign ax_valid_o = ax_valid_q;
-  assign ax_addr_o  = ax_addr_q;
-  assign ax_len_o   = ax_len_q;
+  // The address channel: the burst that closes, held until the handshake
+  // (a burst closes only when the register is free: can_close).
+  tpu_out_reg #(
+    .Width(AddrW + 8)
+  ) u_ax (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .load_i (close),
+    .data_i ({open_addr_q, open_len_q}),
+    .valid_o(ax_valid),
+    .ready_i(ax_ready_i),
+    .data_o ({ax_addr_o, ax_len_o})
+  );
+  assign ax_valid_o = ax_valid;
 
 endmodule

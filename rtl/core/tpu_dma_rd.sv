@@ -12,9 +12,10 @@
 // register is free (empty, or handshaking now) and there is a credit: the
 // requests not yet answered plus the rows queued stay within QD, so neither
 // the tag FIFO nor the row FIFO ever refuses and a response is taken as soon
-// as its row has room. Responses come in request order. Request stream rule
-// (PULP common_cells): dram_rd_req_valid_o comes from a register; the
-// request holds until the handshake.
+// as its row has room. Responses come in request order. The request
+// register is a tpu_out_reg (u_req): dram_rd_req_valid_o comes from a
+// register and the request holds until the handshake (PULP common_cells),
+// which its assertions check.
 //
 // Parameters:
 //   VW         bits of a row (a packed word)
@@ -22,13 +23,13 @@
 //   QD         requests in flight plus rows queued, at most (the depth of
 //              both FIFOs)
 //   RouteW     bits of a route (the channel a row leaves on)
-//   WordW      derived: packed word index bits (leave at its default)
+// Derived (localparam): WordW, the bits of a packed word's index.
 module tpu_dma_rd #(
-  parameter int VW        = 32,
-  parameter int DMA_WORDS = 1,
-  parameter int QD        = 16,
-  parameter int RouteW    = 1,
-  parameter int WordW     = (DMA_WORDS > 1) ? $clog2(DMA_WORDS) : 1
+  parameter  int VW        = 32,
+  parameter  int DMA_WORDS = 1,
+  parameter  int QD        = 16,
+  parameter  int RouteW    = 1,
+  localparam int WordW     = (DMA_WORDS > 1) ? $clog2(DMA_WORDS) : 1
 ) (
   input  logic                    clk_i,
   input  logic                    rst_ni,
@@ -61,8 +62,7 @@ module tpu_dma_rd #(
   localparam int QdCntW  = $clog2(QD + 1);
   localparam int CreditW = QdCntW + 1;
 
-  logic              req_valid_q, req_sel_q, req_free, credit, step;
-  logic [31:0]       req_addr_q;
+  logic              req_valid, req_free, credit, step;
   logic              tag_valid, tag_ready, rsp_fire;
   logic [TagW-1:0]   tag_data;
   logic [QdCntW-1:0] tag_usage, out_usage;
@@ -72,27 +72,24 @@ module tpu_dma_rd #(
   logic              out_ready, out_valid, out_pop;
   logic [RouteW+VW-1:0] out_data;
 
-  // Requests: a register, loaded by a step, held until the memory takes it.
-  assign req_free = !req_valid_q || dram_rd_req_ready_i;
+  // Requests: an output register, loaded by a step, held until the memory
+  // takes it.
+  assign req_free = !req_valid || dram_rd_req_ready_i;
   assign credit   = (CreditW'(tag_usage) + CreditW'(out_usage)) < (CreditW'(QD) + CreditW'(out_pop));
   assign step     = en_i && req_free && credit;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      req_valid_q <= 1'b0;
-      req_sel_q   <= 1'b0;
-      req_addr_q  <= '0;
-    end else if (step) begin
-      req_valid_q <= 1'b1;
-      req_sel_q   <= sel_i;
-      req_addr_q  <= addr_i;
-    end else if (dram_rd_req_ready_i) begin
-      req_valid_q <= 1'b0;
-    end
-  end
-  assign dram_rd_req_valid_o = req_valid_q;
-  assign dram_rd_req_sel_o   = req_sel_q;
-  assign dram_rd_req_addr_o  = req_addr_q;
+  tpu_out_reg #(
+    .Width(1 + 32)
+  ) u_req (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .load_i (step),
+    .data_i ({sel_i, addr_i}),
+    .valid_o(req_valid),
+    .ready_i(dram_rd_req_ready_i),
+    .data_o ({dram_rd_req_sel_o, dram_rd_req_addr_o})
+  );
+  assign dram_rd_req_valid_o = req_valid;
 
   // Tags: route and packed word of every request not yet answered.
   tpu_fifo #(
@@ -138,25 +135,10 @@ module tpu_dma_rd #(
   assign out_route_o = out_data[VW +: RouteW];
   assign out_row_o   = out_data[VW-1:0];
   assign out_pop_o   = out_pop;
-  assign idle_o      = !req_valid_q && (tag_usage == '0) && (out_usage == '0);
+  assign idle_o      = !req_valid && (tag_usage == '0) && (out_usage == '0);
 
   // A request is made only with a credit, so the tag FIFO never refuses.
   logic unused_tag_ready;
   assign unused_tag_ready = tag_ready;
-
-`ifdef TPU_ASSERT
-  // ---------------------------------------------------------------------------
-  // Assertions: the request stream rule (tpu_stream_check).
-  // ---------------------------------------------------------------------------
-  tpu_stream_check #(
-    .Width(1 + 32)
-  ) u_check_req (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .valid_i(dram_rd_req_valid_o),
-    .ready_i(dram_rd_req_ready_i),
-    .data_i ({dram_rd_req_sel_o, dram_rd_req_addr_o})
-  );
-`endif
 
 endmodule

@@ -13,8 +13,10 @@
 // slot) and the strobes select that slot's T bytes: the beat's byte address
 // is (word_i / CBeat) * CBeat * T. Writes run ahead of their
 // acknowledgements by at most MaxWrites; acknowledgements come in order, one
-// per write. Request stream rule (PULP common_cells): dram_wr_req_valid_o
-// comes from a register; the request holds until the handshake.
+// per write. The request register is a tpu_out_reg (u_req, the row and its
+// word index; the beat's address, data and strobes are decoded from them):
+// dram_wr_req_valid_o comes from a register and the request holds until the
+// handshake (PULP common_cells), which its assertions check.
 //
 // Parameters:
 //   T          operand lanes of a row (bytes of a packed word)
@@ -54,34 +56,32 @@ module tpu_dma_wr #(
   localparam int WrCntW = $clog2(MaxWrites + 1);
   localparam int SlotW  = $clog2(CBeat);  // packed word index bits within a beat
 
-  logic              req_valid_q, req_free, step, ack;
-  logic [31:0]       req_word_q;  // packed word index in C
-  logic [VW-1:0]     req_data_q;
+  logic              req_valid, req_free, step, ack;
+  logic [31:0]       req_word;  // packed word index in C
+  logic [VW-1:0]     req_data;
   logic [WrCntW-1:0] pending_q;
 
   // A step takes a row into the request register.
-  assign req_free = !req_valid_q || dram_wr_req_ready_i;
+  assign req_free = !req_valid || dram_wr_req_ready_i;
   assign ready_o  = en_i && req_free && (pending_q != WrCntW'(MaxWrites));
   assign step     = valid_i && ready_o;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      req_valid_q <= 1'b0;
-      req_word_q  <= '0;
-      req_data_q  <= '0;
-    end else if (step) begin
-      req_valid_q <= 1'b1;
-      req_word_q  <= word_i;
-      req_data_q  <= data_i;
-    end else if (dram_wr_req_ready_i) begin
-      req_valid_q <= 1'b0;
-    end
-  end
-  assign dram_wr_req_valid_o = req_valid_q;
-  assign dram_wr_req_addr_o  = (req_word_q >> SlotW) * 32'(CBeat * T);
-  assign dram_wr_req_data_o  = {CBeat{req_data_q}};
+  tpu_out_reg #(
+    .Width(32 + VW)
+  ) u_req (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .load_i (step),
+    .data_i ({word_i, data_i}),
+    .valid_o(req_valid),
+    .ready_i(dram_wr_req_ready_i),
+    .data_o ({req_word, req_data})
+  );
+  assign dram_wr_req_valid_o = req_valid;
+  assign dram_wr_req_addr_o  = (req_word >> SlotW) * 32'(CBeat * T);
+  assign dram_wr_req_data_o  = {CBeat{req_data}};
   for (genvar s = 0; s < CBeat; s++) begin : gen_strb
-    assign dram_wr_req_strb_o[s*T +: T] = {T{(req_word_q & 32'(CBeat - 1)) == 32'(s)}};
+    assign dram_wr_req_strb_o[s*T +: T] = {T{(req_word & 32'(CBeat - 1)) == 32'(s)}};
   end
 
   // Acknowledgements, in order: one per write taken.
@@ -95,20 +95,5 @@ module tpu_dma_wr #(
   assign step_o = step;
   assign ack_o  = ack;
   assign idle_o = (pending_q == '0);
-
-`ifdef TPU_ASSERT
-  // ---------------------------------------------------------------------------
-  // Assertions: the request stream rule (tpu_stream_check).
-  // ---------------------------------------------------------------------------
-  tpu_stream_check #(
-    .Width(32 + CBeat * VW + CBeat * T)
-  ) u_check_req (
-    .clk_i  (clk_i),
-    .rst_ni (rst_ni),
-    .valid_i(dram_wr_req_valid_o),
-    .ready_i(dram_wr_req_ready_i),
-    .data_i ({dram_wr_req_addr_o, dram_wr_req_data_o, dram_wr_req_strb_o})
-  );
-`endif
 
 endmodule

@@ -20,17 +20,17 @@
 // Parameters:
 //   QD      pending instructions, at most
 //   AddrW   bits of a row address
-//   CountW  bits of a step count (tpu_pkg::COUNT_W)
 //   ActW    bits of an instruction's action code
 //   ExtraW  bits the unit keeps with each instruction
-//   RangeW  derived: bits of a range's end (leave at its default)
+// Derived (localparam): CountW, the bits of a step count (tpu_pkg::COUNT_W,
+// a dispatched instruction's steps), and RangeW, the bits of a range's end.
 module tpu_mem_queue #(
-  parameter int QD     = 16,
-  parameter int AddrW  = 10,
-  parameter int CountW = 16,
-  parameter int ActW   = 1,
-  parameter int ExtraW = 1,
-  parameter int RangeW = ((AddrW > CountW) ? AddrW : CountW) + 1  // derived
+  parameter  int QD     = 16,
+  parameter  int AddrW  = 10,
+  parameter  int ActW   = 1,
+  parameter  int ExtraW = 1,
+  localparam int CountW = tpu_pkg::COUNT_W,
+  localparam int RangeW = ((AddrW > CountW) ? AddrW : CountW) + 1
 ) (
   input  logic              clk_i,
   input  logic              rst_ni,

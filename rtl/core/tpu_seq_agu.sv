@@ -13,10 +13,9 @@
 // [t*TERM_W +: TERM_W], with the target, level and stride subfields at
 // tpu_pkg::TERM_*_LSB.
 //
-// Parameters:
-//   NTargets  derived: the targets a term can name (leave at its default)
+// Derived (localparam): NTargets, the targets a term can name.
 module tpu_seq_agu #(
-  parameter int NTargets = 2 ** tpu_pkg::TERM_TARGET_W  // derived
+  localparam int NTargets = 2 ** tpu_pkg::TERM_TARGET_W
 ) (
   input  logic [tpu_pkg::AGU_TERMS*tpu_pkg::TERM_W-1:0]    cur_agu_i,   // word 1 at pc: the terms
   input  logic [tpu_pkg::AGU_TERMS*tpu_pkg::TERM_W-1:0]    next_agu_i,  // word 1 at pc + 1

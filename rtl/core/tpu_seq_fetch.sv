@@ -7,7 +7,8 @@
 // configuration; tpu_sequencer instantiates it (u_fetch) and passes where the
 // header holds the static instruction count (tpu_pkg::HDR_*, from the spec).
 //
-// A one-entry request register; beats counted per run. A run fetches
+// A one-entry request register (u_req, a tpu_out_reg: the request holds
+// until the handshake); beats counted per run. A run fetches
 // NHDR + IWORDS * n_instr words, n_instr from the header word CountWord (the
 // response carrying it gives it a cycle early); before that word arrives it
 // requests the header and the first instruction. A start while requests of
@@ -22,16 +23,16 @@
 //   CountWord  the header word holding the static instruction count,
 //   CountLsb   its lowest bit in that word,
 //   CountBits  and its width (tpu_sequencer sets all three)
-//   NInstrMax  derived: the instructions imem holds (leave at its default)
-//   PcW        derived: bits of pc (leave at its default)
+// Derived (localparam): NInstrMax, the instructions imem holds, and PcW, the
+// bits of pc.
 module tpu_seq_fetch #(
-  parameter int IMEM_SIZE = 56,
-  parameter int ImemBeat  = 8,
-  parameter int CountWord = 0,
-  parameter int CountLsb  = 0,
-  parameter int CountBits = 16,
-  parameter int NInstrMax = (IMEM_SIZE - tpu_pkg::NHDR) / tpu_pkg::IWORDS,  // derived
-  parameter int PcW       = $clog2(NInstrMax + 1)                             // derived
+  parameter  int IMEM_SIZE = 56,
+  parameter  int ImemBeat  = 8,
+  parameter  int CountWord = 0,
+  parameter  int CountLsb  = 0,
+  parameter  int CountBits = 16,
+  localparam int NInstrMax = (IMEM_SIZE - tpu_pkg::NHDR) / tpu_pkg::IWORDS,
+  localparam int PcW       = $clog2(NInstrMax + 1)
 ) (
   input  logic clk_i,
   input  logic rst_ni,
@@ -69,8 +70,8 @@ module tpu_seq_fetch #(
   localparam int CountBeat = CountWord / ImemBeat;
   localparam int CountSlot = CountWord % ImemBeat;
 
-  logic                         req_valid_q;
-  logic [BeatW-1:0]             req_beat_q;   // the beat in the request register
+  logic                         req_valid;
+  logic [BeatW-1:0]             req_beat;     // the beat in the request register
   logic [BeatW-1:0]             next_beat_q;  // the next beat of this run to request
   logic [BeatW-1:0]             rsp_beat_q;   // beats of this run received
   logic [BeatW-1:0]             pending_q;    // requests loaded and not answered, any run
@@ -87,7 +88,7 @@ module tpu_seq_fetch #(
   assign imem_rsp_ready_o = 1'b1;  // every beat has its place in the buffer
   assign rsp_fire    = imem_rsp_valid_i;
   assign rsp_take    = rsp_fire && (drop_q == '0) && !start_i;
-  assign req_fire    = req_valid_q && imem_req_ready_i;
+  assign req_fire    = req_valid && imem_req_ready_i;
   assign words_rcvd  = 32'(rsp_beat_q) * 32'(ImemBeat);
   assign count_known = words_rcvd > 32'(CountWord);
   assign hdr_known   = words_rcvd >= 32'(tpu_pkg::NHDR);
@@ -110,25 +111,29 @@ module tpu_seq_fetch #(
   assign fetch_beat = start_i ? '0 : next_beat_q;
   assign req_load   = (start_i || busy_i) && (fetch_beat < BeatW'(NBeats)) &&
                       (32'(fetch_beat) * 32'(ImemBeat) < need_words) &&
-                      (pending_q < BeatW'(NBeats)) && (!req_valid_q || imem_req_ready_i);
+                      (pending_q < BeatW'(NBeats)) && (!req_valid || imem_req_ready_i);
+
+  tpu_out_reg #(
+    .Width(BeatW)
+  ) u_req (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .load_i (req_load),
+    .data_i (fetch_beat),
+    .valid_o(req_valid),
+    .ready_i(imem_req_ready_i),
+    .data_o (req_beat)
+  );
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      req_valid_q <= 1'b0;
-      req_beat_q  <= '0;
       next_beat_q <= '0;
       rsp_beat_q  <= '0;
       pending_q   <= '0;
       drop_q      <= '0;
     end else begin
-      if (req_load) begin
-        req_valid_q <= 1'b1;
-        req_beat_q  <= fetch_beat;
-        next_beat_q <= fetch_beat + BeatW'(1);
-      end else begin
-        if (req_fire) req_valid_q <= 1'b0;
-        if (start_i) next_beat_q <= '0;
-      end
+      if (req_load) next_beat_q <= fetch_beat + BeatW'(1);
+      else if (start_i) next_beat_q <= '0;
       if (start_i) rsp_beat_q <= '0;
       else if (rsp_take) rsp_beat_q <= rsp_beat_q + BeatW'(1);
       pending_q <= pending_q + BeatW'(req_load) - BeatW'(rsp_fire);
@@ -137,8 +142,8 @@ module tpu_seq_fetch #(
     end
   end
 
-  assign imem_req_valid_o = req_valid_q;
-  assign imem_req_addr_o  = 16'(32'(req_beat_q) * 32'(ImemBeat));
+  assign imem_req_valid_o = req_valid;
+  assign imem_req_addr_o  = 16'(32'(req_beat) * 32'(ImemBeat));
 
   // Header words: word h arrives in beat h / ImemBeat, slot h % ImemBeat.
   for (genvar h = 0; h < tpu_pkg::NHDR; h++) begin : gen_header

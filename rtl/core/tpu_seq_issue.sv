@@ -17,10 +17,10 @@
 //
 // Parameters:
 //   NInstrMax  the instructions the instruction buffer holds
-//   PcW        derived: bits of pc (leave at its default)
+// Derived (localparam): PcW, the bits of pc.
 module tpu_seq_issue #(
-  parameter int NInstrMax = 16,
-  parameter int PcW       = $clog2(NInstrMax + 1)  // derived
+  parameter  int NInstrMax = 16,
+  localparam int PcW       = $clog2(NInstrMax + 1)
 ) (
   input  logic clk_i,
   input  logic rst_ni,

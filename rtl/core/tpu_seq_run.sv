@@ -19,16 +19,16 @@
 //
 // Parameters:
 //   Watchdog   cycles without activity while busy before FAULT_HANG
-//   PcW        bits of pc
 //   CountBits  bits of the header's static instruction count
 //   NInstrMax  the instructions the instruction buffer holds
 //   IdleUnit   the unit named when no counter is short (the sequencer)
+// Derived (localparam): PcW, the bits of pc (as tpu_seq_issue's).
 module tpu_seq_run #(
-  parameter int                         Watchdog  = 4096,
-  parameter int                         PcW       = 5,
-  parameter int                         CountBits = 16,
-  parameter int                         NInstrMax = 16,
-  parameter logic [tpu_pkg::UNIT_W-1:0] IdleUnit  = '0
+  parameter  int                         Watchdog  = 4096,
+  parameter  int                         CountBits = 16,
+  parameter  int                         NInstrMax = 16,
+  parameter  logic [tpu_pkg::UNIT_W-1:0] IdleUnit  = '0,
+  localparam int                         PcW       = $clog2(NInstrMax + 1)
 ) (
   input  logic clk_i,
   input  logic rst_ni,

@@ -3,7 +3,9 @@
 // or handshakes in this cycle).
 //
 // Hand-written primitive of tpugen, copied unchanged into every generated
-// configuration. Stream rule (PULP common_cells): valid_o comes from a
+// configuration: the sequencer's dispatch registers, and the request
+// registers of tpu_seq_fetch, tpu_dma_rd, tpu_dma_wr and tpu_axi_burst
+// (u_req, u_ax). Stream rule (PULP common_cells): valid_o comes from a
 // register and never depends on ready_i; once valid_o rises, data_o holds
 // until the handshake. A load in the cycle of a handshake shows the next
 // item in the next cycle (one item a cycle). The data register is not reset:

@@ -9,10 +9,11 @@
 // Parameters:
 //   Width  bits of one row
 //   Depth  rows
+// Derived (localparam): AddrW, the bits of a row address.
 module tpu_ram_1r1w #(
-  parameter int Width = 32,
-  parameter int Depth = 16,
-  parameter int AddrW = (Depth > 1) ? $clog2(Depth) : 1  // derived: leave at its default
+  parameter  int Width = 32,
+  parameter  int Depth = 16,
+  localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  logic             clk_i,
   // write port

@@ -16,9 +16,10 @@
 //
 // Assertions (at the end, under `ifdef TPU_ASSERT, as tpu_fifo): the grant
 // is one-hot or zero. The stream rule of the ports is the requesters' and the
-// consumer's to check: in the AXI top the AR channel's is the AXI protocol
-// checker's (tb/sim/axi/axi_checker.h), which rtl.axi_broken_master_* expect
-// to report a broken master.
+// consumer's to check: in the AXI top each requester's (tpu_axi_burst's
+// address register, a tpu_out_reg) checks its own, and the AR channel's is
+// the AXI protocol checker's (tb/sim/axi/axi_checker.h), which
+// rtl.axi_broken_master_* expect to report a broken master.
 //
 // Parameters:
 //   N      requesters (>= 2)

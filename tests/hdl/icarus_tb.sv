@@ -7,20 +7,14 @@
 //   +IMEM=<file>   64-bit words          +A=<file> +B=<file> +C=<file>  bytes
 //   +COUT=<file>   C after the run, one byte per line
 //   +MAXCYCLES=<n> give up after n cycles (default 2000000)
-// The parameters must match the generated configuration (pass -P to iverilog).
+// The parameters must match the generated configuration (pass -P to iverilog;
+// tb_dram_params.svh: T, MAXDIM, DMA_WORDS, CBeat).
 `timescale 1ns / 1ps
 module icarus_tb #(
-  parameter int MAXDIM = 16,
-  parameter int T = 4,
-  parameter int DMA_WORDS = 1,
-  parameter int ImemBeat = 8,
-  parameter int CBeat = 1,
+`include "tb_dram_params.svh"
+  parameter int ImemBeat  = 8,
   parameter int ImemWords = 4096
 );
-  localparam int VW = 8 * T;
-  localparam int Bytes = MAXDIM * MAXDIM;
-  localparam int RW = DMA_WORDS * VW;  // an operand read beat
-  localparam int WW = CBeat * VW;      // a C write beat
 `include "tb_common.svh"
 `include "tb_memory.svh"
 

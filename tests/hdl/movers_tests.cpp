@@ -28,10 +28,10 @@ struct Module {
 
 const std::vector<Module>& movers() {
   static const std::vector<Module> table = {
-      {"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv", "tpu_counter.sv", "tpu_reg.sv", "tpu_instr_slot.sv", "tpu_dma_rd.sv"}},
+      {"tpu_dma_ld", emit_tpu_dma_ld, {"tpu_fifo.sv", "tpu_out_reg.sv", "tpu_counter.sv", "tpu_reg.sv", "tpu_instr_slot.sv", "tpu_dma_rd.sv"}},
       {"tpu_spm", emit_tpu_spm, {"tpu_fifo.sv", "tpu_skid.sv", "tpu_reg.sv", "tpu_counter.sv", "tpu_ram_1r1w.sv", "tpu_mem_queue.sv"}},
       {"tpu_vru", emit_tpu_vru, {"tpu_fifo.sv", "tpu_skid.sv", "tpu_reg.sv", "tpu_counter.sv", "tpu_ram_1r1w.sv", "tpu_mem_queue.sv"}},
-      {"tpu_dma_st", emit_tpu_dma_st, {"tpu_counter.sv", "tpu_reg.sv", "tpu_instr_slot.sv", "tpu_dma_wr.sv"}}};
+      {"tpu_dma_st", emit_tpu_dma_st, {"tpu_out_reg.sv", "tpu_counter.sv", "tpu_reg.sv", "tpu_instr_slot.sv", "tpu_dma_wr.sv"}}};
   return table;
 }
 

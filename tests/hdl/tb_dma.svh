@@ -1,16 +1,16 @@
 // tb_dma.svh: what the DMA units' testbenches (tb_tpu_dma_ld, tb_tpu_dma_st)
-// share (Icarus -g2012): tb_movers.svh, DRAM's geometry (a MAXDIM x MAXDIM
-// byte matrix of WPR operand rows a row), and the random program.
+// share (Icarus -g2012): tb_movers.svh, the operand rows of a matrix row
+// (WPR), and the random program.
 //
-// Include inside the testbench module after its parameters (T, MAXDIM and
-// Seed among them) and `localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored`,
+// Include inside the testbench module after its parameters
+// (tb_dram_params.svh's, and Seed) and
+// `localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored`,
 // an opcode the unit must ignore. The testbench provides add_block(nr): one
 // instruction of the unit, moving nr rows at a random place.
 
 `include "tb_movers.svh"
 
-  localparam int Bytes = MAXDIM * MAXDIM;
-  localparam int WPR = MAXDIM / T;
+  localparam int WPR = MAXDIM / T;  // packed words of a matrix row
 
   // n instructions: one in ten an Ignored one (3 rows, 3 steps, which must
   // not move anything or count), the others add_block of 1 .. min(MAXDIM, 20)

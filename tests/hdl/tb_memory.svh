@@ -1,7 +1,8 @@
 // tb_memory.svh: the memory models' data paths the testbenches of tests/hdl
 // share (Icarus -g2012): macros on the module's own memory arrays, so a
 // testbench takes only those it has memories for, and the DRAM ports' signals
-// and connections. Each names what it needs declared before it.
+// and connections. Each names what it needs declared before it (the DRAM
+// widths RW, WW and Bytes: tb_dram_params.svh).
 
 // imem_beat(addr): ImemBeat 64-bit words of imem from word `addr`, zero
 // past the end. Needs ImemBeat, ImemWords and logic [63:0] imem [ImemWords].

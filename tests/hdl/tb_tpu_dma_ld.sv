@@ -15,15 +15,11 @@
 // f1 = dram_row0, f2 = col_block, f3 = dst_row0.
 `timescale 1ns / 1ps
 module tb_tpu_dma_ld #(
-  parameter int T = 4,
-  parameter int MAXDIM = 16,
-  parameter int DMA_WORDS = 1,
-  parameter int QD = 16,
+`include "tb_dram_params.svh"
+  parameter int QD      = 16,
   parameter int Latency = 0,
-  parameter int Seed = 3
+  parameter int Seed    = 3
 );
-  localparam int VW = 8 * T;
-  localparam int RW = DMA_WORDS * VW;
   localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_NOP;  // not dma_ld's
 `include "tb_dma.svh"
 

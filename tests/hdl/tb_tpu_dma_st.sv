@@ -15,14 +15,10 @@
 // f2 = col_block.
 `timescale 1ns / 1ps
 module tb_tpu_dma_st #(
-  parameter int T = 4,
-  parameter int MAXDIM = 16,
-  parameter int CBeat = 1,
+`include "tb_dram_params.svh"
   parameter int Latency = 0,
-  parameter int Seed = 4
+  parameter int Seed    = 4
 );
-  localparam int VW = 8 * T;
-  localparam int WW = CBeat * VW;
   localparam logic [tpu_pkg::FLD_OP_W-1:0] Ignored = tpu_pkg::OP_VRELU;  // not dma_st's
 `include "tb_dma.svh"
 

@@ -432,13 +432,11 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     }
   o += fmt::format("{}\n  );\n\n", fmt::join(conns, ",\n"));
 
-  o += fmt::format(R"(  // ap_ctrl_hs (tpu_ap_ctrl_hs): a start is taken (ap_ready) when the core
+  o += R"(  // ap_ctrl_hs (tpu_ap_ctrl_hs): a start is taken (ap_ready) when the core
   // can run; it starts the core only with aligned bases, else it ends at once
   // with base_error. The core and the master adapters are held in reset by
   // ap_rst_n or core_reset.
-  tpu_ap_ctrl_hs #(
-    .FaultW({})
-  ) u_ap_ctrl (
+  tpu_ap_ctrl_hs u_ap_ctrl (
     .clk_i(ap_clk),
     .rst_ni(ap_rst_n),
     .ap_start_i(ap_start),
@@ -462,8 +460,7 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .bresp_error_o(bresp_error)
   );
 
-)",
-                   ctx.spec().fault_width);
+)";
 
   // --- Core ----------------------------------------------------------------------------
   o += "  // --- Core -----------------------------------------------------------------------------\n";

@@ -576,7 +576,6 @@ std::string completion_section(const SeqPlan& plan) {
 
   tpu_seq_run #(
     .Watchdog (Watchdog),
-    .PcW      (PcW),
     .CountBits(CountBits),
     .NInstrMax(NInstrMax),
     .IdleUnit ({0})

@@ -624,7 +624,6 @@ std::string mem_queue(const std::string& q, const std::string& other, const std:
       "  tpu_mem_queue #(\n"
       "    .QD    (QD),\n"
       "    .AddrW (AddrW),\n"
-      "    .CountW(CountW),\n"
       "    .ActW  (ActW),\n"
       "    .ExtraW({4})\n"
       "  ) u_{1} (\n"

@@ -2,9 +2,9 @@
 // row on reset, a write to all rows in one cycle, which no block RAM,
 // distributed RAM or SRAM macro can do, so the memory cannot be inferred.
 module tpu_ram_1r1w #(
-  parameter int Width = 32,
-  parameter int Depth = 16,
-  parameter int AddrW = (Depth > 1) ? $clog2(Depth) : 1
+  parameter  int Width = 32,
+  parameter  int Depth = 16,
+  localparam int AddrW = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  logic             clk_i,
   input  logic             rst_ni,
