@@ -22,6 +22,7 @@ std::string emit_tpu_vru(const RtlContext& ctx);        ///< the vector register
 std::string emit_tpu_array(const RtlContext& ctx);      ///< the T x T weight-stationary array
 std::string emit_tpu_accu(const RtlContext& ctx);       ///< the accumulator unit
 std::string emit_tpu_dma_st(const RtlContext& ctx);     ///< results to C
+std::string emit_tpu_axi_pkg(const RtlContext& ctx);    ///< the AXI spec's constants (--top axi)
 std::string emit_tpu_axi_ctrl(const RtlContext& ctx);   ///< the AXI4-Lite control slave (--top axi)
 std::string emit_tpu_axi_top(const RtlContext& ctx);    ///< the core behind AXI4 (--top axi)
 

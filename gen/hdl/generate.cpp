@@ -41,6 +41,7 @@ const std::vector<Emitter>& emitters() {
        "core/tpu_dma_wr.sv"},
       {"tpu_dma_st", "dma_st: result rows to C", emit_tpu_dma_st},
       {"tpu_top", "the TinyTPU-isa core", emit_tpu_top},
+      {"tpu_axi_pkg", "the AXI spec's constants: the master's widths and burst rules", emit_tpu_axi_pkg},
       {"tpu_axi_ctrl", "the AXI4-Lite control slave (ap_ctrl_hs)", emit_tpu_axi_ctrl},
       {"tpu_axi_top", "the core behind AXI4 (an RTL kernel)", emit_tpu_axi_top},
   };
@@ -104,16 +105,20 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("gen.io", fmt::format("cannot create '{}': {}", out_dir, ec.message()), SourceLoc{out_dir});
   std::vector<std::string> written, order;
-  // The package first, then the primitives, then the top's modules (the top
+  // The packages first, then the primitives, then the top's modules (the top
   // last), generated or hand-written (Emitter::source), in the top's order.
-  // Every module reads only names the package declares (package_uses.h);
+  // Every module reads only names the packages declare (package_uses.h);
   // nothing is written unless all of them do.
   const Top& top = top_of(ctx.options().top);
   std::vector<std::pair<std::string, std::string>> files;  // name, text
-  files.emplace_back(std::string(top.package) + ".sv", module_text(ctx, emitter(top.package)));
-  const std::set<std::string> declared = package_names(files.front().second);
+  std::vector<std::pair<std::string_view, std::set<std::string>>> declared;  // package, its names
+  for (const auto package : top.packages) {
+    files.emplace_back(std::string(package) + ".sv", module_text(ctx, emitter(package)));
+    declared.emplace_back(package, package_names(files.back().second));
+  }
   auto add = [&](const std::string& name, std::string text, const std::string& origin) {
-    check_package_uses(top.package, declared, origin, text);
+    check_known_packages(top.packages, origin, text);
+    for (const auto& [package, names] : declared) check_package_uses(package, names, origin, text);
     files.emplace_back(name, std::move(text));
   };
   for (const auto& p : primitive_files(ctx.options().top)) {

@@ -61,4 +61,18 @@ void check_package_uses(std::string_view package, const std::set<std::string>& d
   }
 }
 
+void check_known_packages(const std::vector<std::string_view>& packages, std::string_view file, std::string_view text) {
+  static const std::regex kUse(R"(\b(\w+_pkg)::)");
+  const std::string t = without_comments(text);
+  for (auto it = std::sregex_iterator(t.begin(), t.end(), kUse); it != std::sregex_iterator(); ++it) {
+    const std::string package = (*it)[1].str();
+    if (std::find(packages.begin(), packages.end(), package) != packages.end()) continue;
+    const auto pos = static_cast<std::ptrdiff_t>(it->position(0));
+    throw Error("gen.package",
+                fmt::format("reads {}::, but this top has no such package (it has {})", package,
+                            fmt::join(packages, ", ")),
+                SourceLoc{std::string(file), 1 + static_cast<int>(std::count(t.begin(), t.begin() + pos, '\n'))});
+  }
+}
+
 }  // namespace tpugen::hdl

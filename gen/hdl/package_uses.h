@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tpugen::hdl {
 
@@ -22,5 +23,9 @@ std::set<std::string> package_names(std::string_view package_text);
 /// `text` reads `<package>::NAME` for a NAME not in `declared`.
 void check_package_uses(std::string_view package, const std::set<std::string>& declared, std::string_view file,
                         std::string_view text);
+
+/// Throws Error("gen.package") naming `file` and its line when `text` reads
+/// `<name>_pkg::` for a package not in `packages` (the top's).
+void check_known_packages(const std::vector<std::string_view>& packages, std::string_view file, std::string_view text);
 
 }  // namespace tpugen::hdl

@@ -25,10 +25,10 @@ std::vector<std::string_view> axi_modules() {
 
 const std::vector<Top>& tops() {
   static const std::vector<Top> table = {
-      {TopKind::Core, "core", "tpu_top", "the core, with its valid/ready memory ports", "tpu_pkg", {"prim"},
+      {TopKind::Core, "core", "tpu_top", "the core, with its valid/ready memory ports", {"tpu_pkg"}, {"prim"},
        core_modules()},
       {TopKind::Axi, "axi", "tpu_axi_top", "the core behind AXI4 masters and an AXI4-Lite ap_ctrl_hs control slave",
-       "tpu_pkg", {"prim", "axi"}, axi_modules(), true},
+       {"tpu_pkg", "tpu_axi_pkg"}, {"prim", "axi"}, axi_modules(), true},
   };
   return table;
 }

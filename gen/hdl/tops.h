@@ -1,6 +1,6 @@
 /// @file tops.h
 /// @brief The kinds of top a configuration can have, each a list of the
-/// modules it is made of. generate() writes a configuration's package, the
+/// modules it is made of. generate() writes a configuration's packages, the
 /// hand-written primitives of the top's rtl/ folders and its modules, in that
 /// order; a new kind of top (a NoC mesh, a system node, a matrix unit) is a
 /// new row here with its emitters, not another flag.
@@ -19,9 +19,11 @@ struct Top {
   std::string_view name;         ///< the --top word: "core"
   std::string_view module;       ///< the top module: "tpu_top"
   std::string_view description;  ///< what it is, for --help
-  std::string_view package;      ///< the package module, written first: "tpu_pkg"
+  /// The package modules, written first, in order: "tpu_pkg" (and the AXI
+  /// top's "tpu_axi_pkg").
+  std::vector<std::string_view> packages;
   /// Folders under rtl/ whose hand-written primitives every configuration of
-  /// this top holds (all their .sv files, by name), after the package.
+  /// this top holds (all their .sv files, by name), after the packages.
   std::vector<std::string_view> rtl_dirs;
   /// The modules after the primitives, in dependency order (the top last),
   /// each by its name in the emitter table (generate.h).

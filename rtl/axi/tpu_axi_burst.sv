@@ -7,8 +7,8 @@
 // Requests that follow each other in consecutive cycles at consecutive
 // addresses join one burst: a burst is open while the next request continues
 // it, and closes (is issued on the address channel) in the first cycle that
-// does not, when it reaches MaxBurst beats, or when its next beat would start
-// a new Boundary-byte page (AXI: no burst crosses 4 KB). The cost is one
+// does not, when it reaches MAX_BURST beats, or when its next beat would start
+// a new BOUNDARY-byte page (AXI: no burst crosses 4 KB). The cost is one
 // cycle from the last request of a burst to its address. A request is taken
 // only with room_i (the user's buffer for its data); a burst closes only with
 // issue_ready_i (the user's record of bursts in flight has room), and close_o
@@ -18,37 +18,35 @@
 // ax_valid_o never depends on ax_ready_i, and the address and length hold
 // until the handshake, which its assertions check.
 //
+// The address width, the longest burst and the page no burst crosses are
+// tpu_axi_pkg's (from the AXI spec).
+//
 // Parameters:
-//   AddrW     address bits
 //   ReqBytes  bytes of one request (a power of two); requests are aligned to it
-//   MaxBurst  beats of the longest burst (<= 256)
-//   Boundary  bytes of the page no burst crosses (4096)
 module tpu_axi_burst #(
-  parameter int AddrW    = 64,
-  parameter int ReqBytes = 8,
-  parameter int MaxBurst = 16,
-  parameter int Boundary = 4096
+  parameter int ReqBytes = 8
 ) (
-  input  logic             clk_i,
-  input  logic             rst_ni,
+  input  logic                           clk_i,
+  input  logic                           rst_ni,
   // requests: absolute byte addresses
-  input  logic             req_valid_i,
-  input  logic [AddrW-1:0] req_addr_i,
-  input  logic             room_i,
-  output logic             req_take_o,
+  input  logic                           req_valid_i,
+  input  logic [tpu_axi_pkg::ADDR_W-1:0] req_addr_i,
+  input  logic                           room_i,
+  output logic                           req_take_o,
   // the burst closing this cycle
-  input  logic             issue_ready_i,
-  output logic             close_o,
-  output logic [AddrW-1:0] open_addr_o,
-  output logic [7:0]       open_len_o,   // beats - 1
+  input  logic                           issue_ready_i,
+  output logic                           close_o,
+  output logic [tpu_axi_pkg::ADDR_W-1:0] open_addr_o,
+  output logic [7:0]                     open_len_o,   // beats - 1
   // the address channel (AR or AW)
-  output logic             ax_valid_o,
-  input  logic             ax_ready_i,
-  output logic [AddrW-1:0] ax_addr_o,
-  output logic [7:0]       ax_len_o
+  output logic                           ax_valid_o,
+  input  logic                           ax_ready_i,
+  output logic [tpu_axi_pkg::ADDR_W-1:0] ax_addr_o,
+  output logic [7:0]                     ax_len_o
 );
 
-  localparam int PageW = $clog2(Boundary);
+  localparam int AddrW = tpu_axi_pkg::ADDR_W;
+  localparam int PageW = $clog2(tpu_axi_pkg::BOUNDARY);
 
   logic             open_q;
   logic [AddrW-1:0] open_addr_q, open_next_q;
@@ -56,7 +54,7 @@ module tpu_axi_burst #(
   logic             ax_valid;
 
   logic contig, absorb, can_close, close, start_new;
-  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(MaxBurst - 1))
+  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(tpu_axi_pkg::MAX_BURST - 1))
                    && (open_next_q[PageW-1:0] != '0);
   assign absorb    = req_valid_i && contig && room_i;
   assign can_close = (!ax_valid || ax_ready_i) && issue_ready_i;

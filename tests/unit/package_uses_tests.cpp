@@ -41,6 +41,15 @@ TEST_CASE("check_package_uses names the file, line and the undeclared name", "[g
   CHECK_THAT(e.message(), Catch::Contains("reads p_pkg::FAULT_HANG") && Catch::Contains("does not declare FAULT_HANG"));
 }
 
+TEST_CASE("check_known_packages refuses a package the top does not have", "[gen][package]") {
+  const std::vector<std::string_view> core = {"tpu_pkg"};
+  CHECK_NOTHROW(check_known_packages(core, "x.sv", "// tpu_axi_pkg:: in a comment\nassign a = tpu_pkg::W;\n"));
+  const Error e = test::error_of([&] { check_known_packages(core, "x.sv", "\nassign a = tpu_axi_pkg::ID_W;\n"); });
+  CHECK(e.rule() == "gen.package");
+  CHECK(e.where().line == 2);
+  CHECK_THAT(e.message(), Catch::Contains("tpu_axi_pkg::") && Catch::Contains("no such package"));
+}
+
 TEST_CASE("every module of every shipped top reads only names its package declares", "[gen][package]") {
   // generate() checks it; here the shipped RTL meets it at the default
   // configuration (a defect would fail `tpugen gen` for every user).
@@ -50,9 +59,12 @@ TEST_CASE("every module of every shipped top reads only names its package declar
     RtlOptions o;
     o.top = t.kind;
     const RtlContext ctx(isa, o);
-    const auto declared = package_names(module_text(ctx, t.package));
-    CHECK(declared.count("FAULT_W"));
-    for (const auto m : t.modules) CHECK_NOTHROW(check_package_uses(t.package, declared, m, module_text(ctx, m)));
+    CHECK(package_names(module_text(ctx, "tpu_pkg")).count("FAULT_W"));
+    for (const auto p : t.packages) {
+      const auto declared = package_names(module_text(ctx, p));
+      for (const auto m : t.modules) CHECK_NOTHROW(check_package_uses(p, declared, m, module_text(ctx, m)));
+    }
+    for (const auto m : t.modules) CHECK_NOTHROW(check_known_packages(t.packages, m, module_text(ctx, m)));
   }
 }
 

@@ -23,7 +23,7 @@ std::map<std::string, std::string> emit_all(const RtlContext& ctx) {
   std::map<std::string, std::string> out;
   // The generated modules; the hand-written ones: the next test.
   const Top& top = top_of(ctx.options().top);
-  out[std::string(top.package)] = emitter(top.package).emit(ctx);
+  for (const auto p : top.packages) out[std::string(p)] = emitter(p).emit(ctx);
   for (const auto module : top.modules)
     if (const Emitter& e = emitter(module); e.emit) out[std::string(module)] = e.emit(ctx);
   return out;

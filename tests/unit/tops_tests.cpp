@@ -25,7 +25,9 @@ TEST_CASE("tops: each kind is named, listed, and made of modules the emitter tab
     CHECK(top_named(t.name) == &t);
     CHECK(top_kind_name(t.kind) == t.name);
     CHECK(top_module(t.kind) == t.module);
-    CHECK_NOTHROW(emitter(t.package));
+    REQUIRE_FALSE(t.packages.empty());
+    CHECK(t.packages.front() == "tpu_pkg");  // the core's, in every top
+    for (const auto p : t.packages) CHECK_NOTHROW(emitter(p));
     REQUIRE_FALSE(t.modules.empty());
     CHECK(t.modules.back() == t.module);  // the top last
     for (const auto m : t.modules) CHECK_NOTHROW(emitter(m));
@@ -45,7 +47,8 @@ TEST_CASE("tops: generate writes the package, the top's primitives and its modul
     const fs::path dir = fs::path(TPUGEN_BINARY_DIR) / "tops_tests" / std::string(t.name);
     fs::remove_all(dir);
     generate(RtlContext(isa, o), dir.string());
-    std::vector<std::string> want = {std::string(t.package) + ".sv"};
+    std::vector<std::string> want;
+    for (const auto p : t.packages) want.push_back(std::string(p) + ".sv");
     for (const auto& p : primitive_files(t.kind)) want.push_back(fs::path(p).filename().string());
     for (const auto m : t.modules) want.push_back(std::string(m) + ".sv");
     std::ifstream f(dir / "files.f");

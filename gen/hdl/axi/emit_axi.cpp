@@ -247,6 +247,29 @@ std::string emit_tpu_axi_ctrl(const RtlContext& ctx) {
   return o;
 }
 
+std::string emit_tpu_axi_pkg(const RtlContext& ctx) {
+  const AxiTopSpec& a = ctx.axi();
+  const AxiMasterSpec& m = a.master;
+  std::string o = axi_header(ctx, "tpu_axi_pkg", "the AXI master's constants, from the AXI spec");
+  o += fmt::format(R"(
+// tpu_axi_pkg: the AXI master's widths and burst rules, as the AXI spec
+// gives them, for the hand-written adapters (rtl/axi) and tpu_axi_top.
+package tpu_axi_pkg;
+
+  localparam int ADDR_W      = {:<4};  // the master's address bits
+  localparam int ID_W        = {:<4};  // its ID bits
+  localparam int DATA_BYTES  = {:<4};  // its data bus, bytes (BUS_BYTES)
+  localparam int MAX_BURST   = {:<4};  // beats of the longest INCR burst
+  localparam int BOUNDARY    = {:<4};  // bytes of the page no burst crosses
+  localparam int OUTSTANDING = {:<4};  // bursts in flight per stream, at most
+
+endpackage
+)",
+                   m.addr_bits, m.id_bits, ctx.axi_data_bytes(), m.max_burst_beats, m.boundary_bytes,
+                   m.max_outstanding);
+  return o;
+}
+
 std::string emit_tpu_axi_top(const RtlContext& ctx) {
   const AxiTopSpec& a = ctx.axi();
   const AxiMasterSpec& m = a.master;
@@ -360,20 +383,15 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   o += fmt::format(R"(
 );
 
-  localparam int AxiAddrW    = {0};
-  localparam int AxiIdW      = {1};
-  localparam int DataBytes   = {2};
-  localparam int MaxBurst    = {3};
-  localparam int Boundary    = {4};
-  localparam int Outstanding = {5};
+  localparam int AxiAddrW    = tpu_axi_pkg::ADDR_W;
+  localparam int AxiIdW      = tpu_axi_pkg::ID_W;
+  localparam int DataBytes   = tpu_axi_pkg::DATA_BYTES;
   localparam int ImemBytes   = ImemBeat * 8;
   localparam int RdBytes     = DMA_WORDS * VW / 8;
   localparam int WrBytes     = CBeat * VW / 8;
   localparam int AlignW      = $clog2(DataBytes);
 
-)",
-                   m.addr_bits, m.id_bits, ctx.axi_data_bytes(), m.max_burst_beats, m.boundary_bytes,
-                   m.max_outstanding);
+)");
 
   // --- Control slave ---------------------------------------------------------------
   o += "  // --- Control ----------------------------------------------------------------------\n";
@@ -500,14 +518,8 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
 
   // --- Streams ---------------------------------------------------------------------------
   auto adapter_params = [&](const std::string& bytes, int id) {
-    return fmt::format(R"(    .AddrW(AxiAddrW),
-    .DataBytes(DataBytes),
-    .ReqBytes({}),
-    .IdW(AxiIdW),
-    .Id({}),
-    .MaxBurst(MaxBurst),
-    .Boundary(Boundary),
-    .Outstanding(Outstanding)
+    return fmt::format(R"(    .ReqBytes({}),
+    .Id({})
 )",
                        bytes, id);
   };
