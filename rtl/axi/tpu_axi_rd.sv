@@ -57,10 +57,10 @@ module tpu_axi_rd #(
   localparam int TrkW   = LaneW + 8;
 
   // --- Bursts: consecutive requests joined, issued on AR ----------------------------
-  logic             close, trk_push_ready, trk_valid;
+  logic                           close, trk_push_ready, trk_valid;
   logic [tpu_axi_pkg::ADDR_W-1:0] open_addr;
-  logic [7:0]       open_len;
-  logic [TrkW-1:0]  trk_push_data, trk_data;
+  logic [7:0]                     open_len;
+  logic [TrkW-1:0]                trk_push_data, trk_data;
 
   tpu_axi_burst #(
     .ReqBytes(ReqBytes)

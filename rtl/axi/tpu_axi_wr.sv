@@ -56,9 +56,9 @@ module tpu_axi_wr #(
   localparam int BeatW  = ReqBytes * 8 + ReqBytes + LaneW;  // a write, its strobes and its lane
 
   // --- Bursts: consecutive writes joined, issued on AW -------------------------------
-  logic             beat_push_ready, wlen_push_ready, ack_push_ready, close, beat_push;
+  logic                           beat_push_ready, wlen_push_ready, ack_push_ready, close, beat_push;
   logic [tpu_axi_pkg::ADDR_W-1:0] open_addr;
-  logic [7:0]       open_len;
+  logic [7:0]                     open_len;
 
   tpu_axi_burst #(
     .ReqBytes(ReqBytes)
@@ -84,9 +84,9 @@ module tpu_axi_wr #(
   assign aw_id_o     = tpu_axi_pkg::ID_W'(Id);
 
   // --- Beats: each write with its strobes and lane --------------------------------
-  logic [LaneW-1:0]       req_lane;
-  logic [BeatW-1:0]       beat_push_data, beat_data;
-  logic                   beat_valid, beat_pop;
+  logic [LaneW-1:0]                            req_lane;
+  logic [BeatW-1:0]                            beat_push_data, beat_data;
+  logic                                        beat_valid, beat_pop;
   logic [$clog2(tpu_axi_pkg::MAX_BURST+1)-1:0] beat_usage;
   assign req_lane       = (NLanes > 1) ? LaneW'(req_addr_i >> $clog2(ReqBytes)) : '0;
   assign beat_push_data = {req_lane, req_strb_i, req_data_i};
