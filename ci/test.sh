@@ -33,7 +33,15 @@ cmake --preset default
 cmake --build --preset default
 phases+=("configure and build (default preset)|$((SECONDS - t))")
 
+# The tests build many Verilator simulators of nearly the same RTL (a
+# configuration with one injected defect, a copy of it as user RTL, the AXI
+# top with a broken master): Verilator's makefiles compile through ccache
+# (OBJCACHE), so a variant recompiles only the files its change touches. The
+# cache lives in the build tree; paths are hashed relative to the tree.
 mkdir -p build
+if command -v ccache > /dev/null; then
+  export OBJCACHE=ccache CCACHE_DIR="$PWD/build/ccache" CCACHE_BASEDIR="$PWD"
+fi
 t_sanitize=$SECONDS
 bash ci/sanitize.sh > build/sanitize.log 2>&1 &
 sanitize=$!
