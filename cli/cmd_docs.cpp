@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -41,13 +40,11 @@ Command docs_command() {
                                drift, path);
                     status = kFail;
                   } else {
-                    fmt::print("{} is up to date with the specs\n", path);
+                    fmt::print("{} is up to date\n", path);
                   }
                   continue;
                 }
-                std::ofstream f(path, std::ios::binary);
-                f << text;
-                if (!f) throw Error("cli.io", fmt::format("cannot write '{}'", path), SourceLoc{path});
+                write_file(path, text, "cli.io");
                 fmt::print("wrote {}\n", path);
               }
               return status;

@@ -182,7 +182,6 @@ module tpu_seq_fetch #(
     end
   endfunction
 
-
   assign cur_raw_o    = ibuf_read(ibuf, pc_i);
   assign next_raw_o   = ibuf_read(ibuf, pc_i + PcW'(1));
   assign cur_arrived  = words_rcvd >= 32'(tpu_pkg::NHDR) + 32'(tpu_pkg::IWORDS) * (32'(pc_i) + 32'd1);

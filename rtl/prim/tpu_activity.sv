@@ -5,6 +5,7 @@
 // Hand-written primitive of tpugen, copied unchanged into every generated
 // configuration; tpu_top instantiates it (u_activity) over the progress
 // counters and its memory ports' handshakes, for the sequencer's watchdog.
+// The value a cycle ago is a tpu_reg (u_value).
 //
 // Parameters:
 //   Width  bits of value_i
@@ -20,13 +21,17 @@ module tpu_activity #(
   output logic             active_o
 );
 
-  logic [Width-1:0] value_q;
+  logic [Width-1:0] value_prev;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) value_q <= '0;
-    else value_q <= value_i;
-  end
+  tpu_reg #(
+    .Width(Width)
+  ) u_value (
+    .clk_i,
+    .rst_ni,
+    .d_i(value_i),
+    .q_o(value_prev)
+  );
 
-  assign active_o = (value_i != value_q) || (fire_i != '0);
+  assign active_o = (value_i != value_prev) || (fire_i != '0);
 
 endmodule
