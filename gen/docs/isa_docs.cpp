@@ -267,6 +267,16 @@ std::string render_isa_markdown(const Spec& spec) {
 
 std::string docs_drift(const Spec& spec, const std::string& path) { return text_drift(render_isa_markdown(spec), path); }
 
+std::string replace_between_markers(const std::string& text, const std::string& begin, const std::string& end,
+                                    const std::string& content, const std::string& path, const std::string& rule) {
+  const std::string b = begin + "\n", e = end + "\n";
+  const std::size_t from = text.find(b);
+  const std::size_t to = from == std::string::npos ? std::string::npos : text.find(e, from + b.size());
+  if (to == std::string::npos)
+    throw Error(rule, fmt::format("no markers '{}' ... '{}'", begin, end), SourceLoc{path});
+  return text.substr(0, from + b.size()) + content + text.substr(to);
+}
+
 std::string text_drift(const std::string& want, const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return fmt::format("{} does not exist", path);

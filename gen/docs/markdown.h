@@ -40,6 +40,13 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
+/// `text` with what lies between the line `begin` and the line `end` (each
+/// given without its newline) replaced by `content`. Throws Error(rule)
+/// naming `path` when a marker is missing: a document with a generated part
+/// between hand-written prose (README's command table, docs/noc.md's tables).
+std::string replace_between_markers(const std::string& text, const std::string& begin, const std::string& end,
+                                    const std::string& content, const std::string& path, const std::string& rule);
+
 /// Compare a file with the text it should hold; empty when equal, else a
 /// short report naming the first differing line.
 std::string text_drift(const std::string& want, const std::string& path);

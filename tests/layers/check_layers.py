@@ -28,16 +28,18 @@ LAYERS = {
     "gen/util": [],
     "gen/spec": ["gen/util"],
     "gen/isa": ["gen/util", "gen/spec"],
-    "gen/hdl": ["gen/util", "gen/spec", "gen/isa"],
+    "gen/noc": ["gen/util", "gen/spec"],
+    "gen/hdl": ["gen/util", "gen/spec", "gen/isa", "gen/noc"],
     "gen/docs": ["gen/util", "gen/spec", "gen/isa"],
     "gen/synth": ["gen/util", "gen/spec"],
-    "tb/model": ["gen/util", "gen/spec", "gen/isa"],
-    "tb/sim": ["gen/util", "gen/spec", "gen/isa", "gen/hdl", "tb/model"],
+    "tb/model": ["gen/util", "gen/spec", "gen/isa", "gen/noc"],
+    "tb/sim": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "gen/hdl", "tb/model"],
     # The campaign engine, random programs, coverage and shrinking: no Verilator.
-    "tb/fuzz/core": ["gen/util", "gen/spec", "gen/isa", "tb/model", "tb/fuzz"],
-    "tb/fuzz": ["gen/util", "gen/spec", "gen/isa", "tb/model", "tb/fuzz/core"],
+    "tb/fuzz/core": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "tb/model", "tb/fuzz"],
+    "tb/fuzz": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "tb/model", "tb/fuzz/core"],
     # Running fuzz cases on the RTL.
-    "tb/fuzz/rtl": ["gen/util", "gen/spec", "gen/isa", "gen/hdl", "tb/model", "tb/sim", "tb/fuzz", "tb/fuzz/core"],
+    "tb/fuzz/rtl": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "gen/hdl", "tb/model", "tb/sim", "tb/fuzz",
+                    "tb/fuzz/core"],
     "cli": ["gen", "tb"],
 }
 # Where an include's path is looked up, after the including file's own folder.

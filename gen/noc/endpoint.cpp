@@ -1,0 +1,49 @@
+#include "noc/endpoint.h"
+
+#include <fmt/format.h>
+
+#include "util/diag.h"
+
+namespace tpugen::noc {
+
+bool breaks_rule(const Codec& codec, std::string_view rule, const Header& h, const Endpoint& at) {
+  const NocSpec& s = codec.spec();
+  const int rsvd_bits = s.require_header("rsvd").width();
+  if (rule == "DST_OUTSIDE_MESH") return static_cast<int>(h.dst_x) >= at.nx || static_cast<int>(h.dst_y) >= at.ny;
+  if (rule == "RESERVED_TYPE") return s.reserved_types.contains(h.type);
+  if (rule == "REMOTE_MESH") return ((h.rsvd >> (rsvd_bits - 1)) & 1U) != 0;  // rsvd's top bit: the remote-mesh marker
+  if (rule == "RSVD_ON_CU_INST") return h.type == s.require_type("CU_INST").code && h.rsvd != 0;
+  if (rule == "SRC_NOT_SENDER") return h.src() != at.at;
+  throw Error("noc.spec", fmt::format("error rule {} has no meaning in gen/noc/endpoint.cpp", rule),
+              s.require_error_rule(rule).loc);
+}
+
+const NocCode* broken_rule(const Codec& codec, const Flit& f, const Endpoint& at) {
+  const Header h = codec.header(f);
+  for (const auto& r : codec.spec().error_rules)
+    if (breaks_rule(codec, r.name, h, at)) return &r;
+  return nullptr;
+}
+
+Flit error_flit(const Codec& codec, const Flit& offending, const NocCode& rule, Coord at) {
+  const Header bad = codec.header(offending);
+  Flit e;
+  Header h;
+  h.dst_x = h.src_x = static_cast<std::uint32_t>(at.x);
+  h.dst_y = h.src_y = static_cast<std::uint32_t>(at.y);
+  h.type = codec.type_code("ERROR");
+  h.txn = bad.txn;
+  h.last = 1;
+  h.rsvd = 0;
+  codec.set_header(e, h);
+  codec.set(e, "error.rule", rule.code);
+  codec.set(e, "error.header", codec.header_bits(offending));
+  return e;
+}
+
+Flit admit(const Codec& codec, const Flit& f, const Endpoint& at) {
+  if (const NocCode* r = broken_rule(codec, f, at)) return error_flit(codec, f, *r, at.at);
+  return f;
+}
+
+}  // namespace tpugen::noc
