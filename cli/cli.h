@@ -89,5 +89,6 @@ Command gen_command();
 Command bench_command();
 Command fuzz_command();
 Command synth_command();
+Command noc_command();
 
 }  // namespace tpugen::cli

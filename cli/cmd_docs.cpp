@@ -9,6 +9,7 @@
 #include "docs/axi_docs.h"
 #include "docs/isa_docs.h"
 #include "docs/markdown.h"
+#include "docs/noc_docs.h"
 #include "util/file_io.h"
 
 namespace tpugen::cli {
@@ -26,10 +27,13 @@ Command docs_command() {
               const std::filesystem::path docs = std::filesystem::path(ctx.spec.path).parent_path().parent_path() / "docs";
               const std::string axi_spec = axi_top_spec_path(ctx.spec.path);
               const std::string readme = (docs.parent_path() / "README.md").string();
+              const std::string noc_doc = (docs / "noc.md").string();
               const std::pair<std::string, std::string> documents[] = {
                   {out->empty() ? (docs / "isa.md").string() : *out, render_isa_markdown(ctx.spec)},
                   {axi_out->empty() ? (docs / "axi_top.md").string() : *axi_out,
                    render_axi_markdown(load_axi_top_spec(axi_spec))},
+                  {noc_doc, with_noc_tables(read_file(noc_doc, "docs.noc"),
+                                            load_noc_spec(noc_spec_path(ctx.spec.path)), noc_doc)},
                   {readme, with_command_table(read_file(readme, "docs.readme"), readme)}};
               int status = kOk;
               for (const auto& [path, text] : documents) {

@@ -54,9 +54,15 @@ const std::vector<CommandDoc>& command_docs() {
        "The gates: no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM. "
        "The handoff: RTL, files.f, netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports.",
        "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4", "docs/synth.md"},
+      {"noc", "tpugen noc gen --nx NX --ny NY --out DIR",
+       "Generate a NoC fabric of spec/noc.yaml: an NX x NY mesh of XY routers (tpu_noc_pkg, tpu_noc_router, "
+       "tpu_noc_mesh), after proving its routing deadlock-free.",
+       "NX and NY are 1 .. 16; --depth sets the routers' input FIFOs. The compile order is files.f; params.json "
+       "records the parameters.",
+       "tpugen noc gen --nx 4 --ny 4 --out noc_4x4", "docs/noc.md"},
       {"docs", "tpugen docs [--check]",
-       "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md) and README.md's command "
-       "table, or with --check fail if any has drifted.",
+       "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, the tables of docs/noc.md) "
+       "and README.md's command table, or with --check fail if any has drifted.",
        "", "tpugen docs --check", ""},
   };
   return table;
@@ -87,20 +93,10 @@ std::string render_command_table() {
   return t.str();
 }
 
-namespace {
-constexpr std::string_view kBegin = "<!-- the command table: written by `tpugen docs` from cli/commands.cpp -->\n";
-constexpr std::string_view kEnd = "<!-- end of the command table -->\n";
-}  // namespace
-
 std::string with_command_table(const std::string& readme, const std::string& path) {
-  const std::size_t begin = readme.find(kBegin);
-  const std::size_t end = begin == std::string::npos ? std::string::npos : readme.find(kEnd, begin);
-  if (end == std::string::npos)
-    throw Error("docs.readme", fmt::format("no command-table markers ('{}' ... '{}')", kBegin.substr(0, kBegin.size() - 1),
-                                           kEnd.substr(0, kEnd.size() - 1)),
-                SourceLoc{path});
-  const std::size_t from = begin + kBegin.size();
-  return readme.substr(0, from) + "\n" + render_command_table() + readme.substr(end);
+  return replace_between_markers(readme, "<!-- the command table: written by `tpugen docs` from cli/commands.cpp -->",
+                                 "<!-- end of the command table -->", "\n" + render_command_table(), path,
+                                 "docs.readme");
 }
 
 }  // namespace tpugen::cli

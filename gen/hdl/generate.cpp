@@ -48,9 +48,9 @@ const std::vector<Emitter>& emitters() {
   return table;
 }
 
-std::vector<std::string> primitive_files(TopKind top) {
+std::vector<std::string> primitive_files(const std::vector<std::string_view>& rtl_dirs) {
   std::vector<std::string> out;
-  for (const auto dir : top_of(top).rtl_dirs) {
+  for (const auto dir : rtl_dirs) {
     std::vector<std::string> here;
     for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / dir))
       if (e.path().extension() == ".sv") here.push_back(e.path().string());
@@ -59,6 +59,8 @@ std::vector<std::string> primitive_files(TopKind top) {
   }
   return out;
 }
+
+std::vector<std::string> primitive_files(TopKind top) { return primitive_files(top_of(top).rtl_dirs); }
 
 const Emitter& emitter(std::string_view module) {
   for (const auto& e : emitters())
@@ -80,16 +82,16 @@ std::string sv_template(std::string_view path, const TemplateValues& values) {
   return fill_template(std::string_view(text).substr(body), values, fmt::format("rtl/{}", path), kSvTemplate);
 }
 
-namespace {
-
-/// A hand-written file as a configuration holds it: with the configuration's
-/// injected defect applied if it is `module`'s.
-std::string hand_written_text(const RtlContext& ctx, const std::filesystem::path& path, std::string_view module) {
+std::string hand_written_file(const std::filesystem::path& path, std::string_view module, std::string_view inject_bug) {
   std::string text = read_file(path, kIo);
-  if (!ctx.options().inject_bug.empty()) inject_primitive_defect(text, module, ctx.options().inject_bug);
+  if (!inject_bug.empty()) inject_primitive_defect(text, module, inject_bug);
   return text;
 }
 
+namespace {
+std::string hand_written_text(const RtlContext& ctx, const std::filesystem::path& path, std::string_view module) {
+  return hand_written_file(path, module, ctx.options().inject_bug);
+}
 }  // namespace
 
 std::string module_text(const RtlContext& ctx, const Emitter& e) {
@@ -99,48 +101,56 @@ std::string module_text(const RtlContext& ctx, const Emitter& e) {
 
 std::string module_text(const RtlContext& ctx, std::string_view module) { return module_text(ctx, emitter(module)); }
 
-std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_dir) {
+std::vector<std::string> write_configuration(const std::string& out_dir, const std::vector<std::string_view>& packages,
+                                             const std::vector<ConfigFile>& files, const std::string& params_json) {
+  // Every module reads only names the packages declare (package_uses.h);
+  // nothing is written unless all of them do.
+  std::vector<std::pair<std::string_view, std::set<std::string>>> declared;  // package, its names
+  for (const auto& f : files) {
+    const std::string stem = f.name.substr(0, f.name.rfind('.'));
+    const bool is_package = std::find(packages.begin(), packages.end(), stem) != packages.end();
+    check_known_packages(packages, f.origin, f.text);
+    for (const auto& [package, names] : declared) check_package_uses(package, names, f.origin, f.text);
+    if (is_package) declared.emplace_back(packages[static_cast<std::size_t>(
+                                              std::find(packages.begin(), packages.end(), stem) - packages.begin())],
+                                          package_names(f.text));
+  }
   const std::filesystem::path dir(out_dir);
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw Error("gen.io", fmt::format("cannot create '{}': {}", out_dir, ec.message()), SourceLoc{out_dir});
-  std::vector<std::string> written, order;
+  std::vector<std::string> written;
+  std::string filelist;
+  for (const auto& f : files) {
+    write_file(dir / f.name, f.text, kIo);
+    written.push_back((dir / f.name).string());
+    filelist += f.name + "\n";
+  }
+  write_file(dir / "files.f", filelist, kIo);
+  written.push_back((dir / "files.f").string());
+  write_file(dir / "params.json", params_json, kIo);
+  written.push_back((dir / "params.json").string());
+  return written;
+}
+
+std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_dir) {
   // The packages first, then the primitives, then the top's modules (the top
   // last), generated or hand-written (Emitter::source), in the top's order.
-  // Every module reads only names the packages declare (package_uses.h);
-  // nothing is written unless all of them do.
   const Top& top = top_of(ctx.options().top);
-  std::vector<std::pair<std::string, std::string>> files;  // name, text
-  std::vector<std::pair<std::string_view, std::set<std::string>>> declared;  // package, its names
-  for (const auto package : top.packages) {
-    files.emplace_back(std::string(package) + ".sv", module_text(ctx, emitter(package)));
-    declared.emplace_back(package, package_names(files.back().second));
-  }
-  auto add = [&](const std::string& name, std::string text, const std::string& origin) {
-    check_known_packages(top.packages, origin, text);
-    for (const auto& [package, names] : declared) check_package_uses(package, names, origin, text);
-    files.emplace_back(name, std::move(text));
-  };
+  std::vector<ConfigFile> files;
+  for (const auto package : top.packages)
+    files.push_back({std::string(package) + ".sv", module_text(ctx, emitter(package)),
+                     fmt::format("{}.sv (generated)", package)});
   for (const auto& p : primitive_files(ctx.options().top)) {
     const std::filesystem::path path(p);
-    add(path.filename().string(), hand_written_text(ctx, path, path.stem().string()),
-        "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string());
+    files.push_back({path.filename().string(), hand_written_text(ctx, path, path.stem().string()),
+                     "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
   }
   for (const auto module : top.modules) {
     const Emitter& e = emitter(module);
-    add(std::string(module) + ".sv", module_text(ctx, e),
-        e.source ? fmt::format("rtl/{}", e.source) : fmt::format("{}.sv (generated)", module));
+    files.push_back({std::string(module) + ".sv", module_text(ctx, e),
+                     e.source ? fmt::format("rtl/{}", e.source) : fmt::format("{}.sv (generated)", module)});
   }
-  for (const auto& [name, text] : files) {
-    write_file(dir / name, text, kIo);
-    written.push_back((dir / name).string());
-    order.push_back(name);
-  }
-
-  std::string filelist;
-  for (const auto& n : order) filelist += n + "\n";
-  write_file(dir / "files.f", filelist, kIo);
-  written.push_back((dir / "files.f").string());
 
   std::string json = fmt::format("{{\n  \"top\": \"{}\",\n", top_module(ctx.options().top));
   json += fmt::format("  \"spec\": \"{}\",\n  \"spec_sha256\": \"{}\",\n  \"generator\": \"tpugen {}\",\n",
@@ -166,9 +176,7 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
     first = false;
   }
   json += "\n  }\n}\n";
-  write_file(dir / "params.json", json, kIo);
-  written.push_back((dir / "params.json").string());
-  return written;
+  return write_configuration(out_dir, top.packages, files, json);
 }
 
 }  // namespace tpugen::hdl

@@ -3,6 +3,7 @@
 /// and the resolved parameters, written to one directory.
 #pragma once
 
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -38,6 +39,27 @@ std::string module_text(const RtlContext& ctx, std::string_view module);
 /// The hand-written primitives a top's configurations hold: every .sv file of
 /// its rtl/ folders (tops.h), by name within each folder.
 std::vector<std::string> primitive_files(TopKind top = TopKind::Core);
+
+/// The .sv files of folders under rtl/, by name within each folder.
+std::vector<std::string> primitive_files(const std::vector<std::string_view>& rtl_dirs);
+
+/// A hand-written file of rtl/ as a configuration holds it: with the defect
+/// `inject_bug` applied if it is one of `module`'s (empty: none).
+std::string hand_written_file(const std::filesystem::path& path, std::string_view module, std::string_view inject_bug);
+
+/// One file of a configuration: its name, its text, and where it comes from
+/// (the package check names it).
+struct ConfigFile {
+  std::string name, text, origin;
+};
+
+/// Write a configuration: check that every file reads only names that the
+/// packages before it declare (`packages`: the package modules among the
+/// files; package_uses.h) and refuse it whole otherwise (Error("gen.package"),
+/// nothing written); then the files, `files.f` (in this order) and
+/// `params.json` into `out_dir` (created if needed). Returns the paths written.
+std::vector<std::string> write_configuration(const std::string& out_dir, const std::vector<std::string_view>& packages,
+                                             const std::vector<ConfigFile>& files, const std::string& params_json);
 
 /// Write the package, the primitives, every module, `files.f` (in compile
 /// order) and `params.json` to `out_dir` (created if needed). Returns the

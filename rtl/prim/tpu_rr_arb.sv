@@ -15,7 +15,9 @@
 // grant.
 //
 // Assertions (at the end, under `ifdef TPU_ASSERT, as tpu_fifo): the grant
-// is one-hot or zero. The stream rule of the ports is the requesters' and the
+// is one-hot or zero, and the fairness bound: a requester that keeps valid_i
+// up is taken before N other items are (the NoC router's outputs rely on it:
+// no input starves). The stream rule of the ports is the requesters' and the
 // consumer's to check: in the AXI top each requester's (tpu_axi_burst's
 // address register, a tpu_out_reg) checks its own, and the AR channel's is
 // the AXI protocol checker's (tb/sim/axi/axi_checker.h), which
@@ -97,6 +99,21 @@ module tpu_rr_arb #(
     .rst_ni(rst_ni),
     .bad_i ((gnt & (gnt - N'(1))) != '0)
   );
+
+  // Items taken from others while requester i waits; it must be served first.
+  for (genvar i = 0; i < N; i++) begin : g_fair
+    logic [$clog2(N+1)-1:0] passed_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) passed_q <= '0;
+      else if (!valid_i[i] || (valid_o && ready_i && gnt[i])) passed_q <= '0;
+      else if (valid_o && ready_i) passed_q <= passed_q + 1'b1;
+    end
+    tpu_assert_never u_starved (
+      .clk_i (clk_i),
+      .rst_ni(rst_ni),
+      .bad_i (32'(passed_q) >= N)
+    );
+  end
 `endif
 
 endmodule

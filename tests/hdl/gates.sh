@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gates.sh TPUGEN WORKDIR [--yosys-coarse] [parameter flags...]
+# gates.sh TPUGEN WORKDIR [--noc] [--yosys-coarse] [parameter flags...]
 # The portability gates on one generated configuration: Verilator -Wall lint
 # with no warning (with and without the simulation-only assertions,
 # -DTPU_ASSERT), Yosys 0.23 (read_verilog -sv, hierarchy -check, proc,
@@ -9,12 +9,15 @@
 # fine stage (techmap and ABC, most of its time on a large configuration):
 # the front end, the coarse passes and the latch check still run; the full
 # synth runs on the smaller configurations and in the synth.* tests.
+# --noc gates a NoC fabric (`tpugen noc gen`, top tpu_noc_mesh) instead.
 set -euo pipefail
 tpugen="$1"; work="$2"; shift 2
+gen=(gen)
+if [ "${1:-}" = "--noc" ]; then gen=(noc gen); shift; fi
 synth_stage=""
 if [ "${1:-}" = "--yosys-coarse" ]; then synth_stage="-run begin:fine"; shift; fi
 rm -rf "$work"; mkdir -p "$work"
-"$tpugen" gen "$@" --out "$work/rtl" > "$work/gen.log"
+"$tpugen" "${gen[@]}" "$@" --out "$work/rtl" > "$work/gen.log"
 cd "$work/rtl"
 mapfile -t files < files.f
 top=$(python3 -c 'import json; print(json.load(open("params.json"))["top"])')
