@@ -11,7 +11,7 @@
 
 #include "fuzz/core/model_run.h"
 #include "fuzz/core/random_program.h"
-#include "fuzz/rng.h"
+#include "util/rng.h"
 #include "isa/assembler.h"
 #include "isa/check.h"
 #include "isa/image.h"
@@ -72,8 +72,8 @@ void check_cases(const Isa& isa, std::uint64_t first, std::uint64_t count, const
 
 TEST_CASE("fuzz rng: splitmix64 is the reference mix and draws stay in their ranges", "[fuzzgen]") {
   // The first output of the reference splitmix64 seeded with 0 (Vigna's splitmix64.c).
-  CHECK(fuzz::splitmix64(0) == 0xe220a8397b1dcdafULL);
-  fuzz::Rng rng(7);
+  CHECK(splitmix64(0) == 0xe220a8397b1dcdafULL);
+  Rng rng(7);
   std::set<std::int64_t> seen;
   for (int i = 0; i < 2000; ++i) {
     const std::int64_t v = rng.uniform(-3, 3);
@@ -95,7 +95,7 @@ TEST_CASE("fuzz rng: splitmix64 is the reference mix and draws stay in their ran
     CHECK(s <= 1000);
   }
   // Two generators with one seed agree; the next seed differs.
-  fuzz::Rng a(42), b(42), c(43);
+  Rng a(42), b(42), c(43);
   std::vector<std::int64_t> va, vb, vc;
   for (int i = 0; i < 16; ++i) {
     va.push_back(a.uniform(0, 1000000));

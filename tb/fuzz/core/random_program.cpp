@@ -47,7 +47,7 @@
 #include <map>
 #include <set>
 
-#include "fuzz/rng.h"
+#include "util/rng.h"
 #include "fuzz/core/tracker.h"
 #include "isa/assembler.h"
 #include "isa/check.h"

@@ -1,17 +1,10 @@
-#include "fuzz/rng.h"
+#include "util/rng.h"
 
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
 
-namespace tpugen::fuzz {
-
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
+namespace tpugen {
 
 Rng::Rng(std::uint64_t seed) : engine_(splitmix64(seed)) {}
 
@@ -60,4 +53,4 @@ std::int64_t Rng::small(std::int64_t lo, std::int64_t hi) {
   return lo + std::min<std::int64_t>(v, hi - lo);
 }
 
-}  // namespace tpugen::fuzz
+}  // namespace tpugen

@@ -1,6 +1,6 @@
 /// @file rng.h
 /// @brief A seeded random source whose every draw is defined here, so a
-/// fuzz case is the same on every standard library.
+/// fuzz case or a NoC traffic pattern is the same on every standard library.
 ///
 /// std::mt19937_64's output sequence is fixed by the C++ standard, but the
 /// standard distributions (uniform_int_distribution and friends) are not:
@@ -14,7 +14,7 @@
 #include <span>
 #include <vector>
 
-namespace tpugen::fuzz {
+namespace tpugen {
 
 class Rng {
  public:
@@ -53,7 +53,13 @@ class Rng {
 };
 
 /// splitmix64: a bijective 64-bit mix (Steele, Lea, Flood 2014), used to
-/// derive independent seeds from one.
-std::uint64_t splitmix64(std::uint64_t x);
+/// derive independent seeds from one. Inline, so that a Verilator harness can
+/// draw the same stateless numbers as the models (tb/model/noc/eject_busy.h).
+constexpr std::uint64_t splitmix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 
-}  // namespace tpugen::fuzz
+}  // namespace tpugen
