@@ -30,6 +30,10 @@ void add_rtl_engine_flags(CLI::App& cmd, RtlEngineFlags& flags, const std::strin
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.99))
       ->group(group);
+  add_rtl_cache_flags(cmd, flags, group);
+}
+
+void add_rtl_cache_flags(CLI::App& cmd, RtlEngineFlags& flags, const std::string& group) {
   cmd.add_option("--max-cycles", flags.max_cycles, "give up on a run after this many cycles")
       ->capture_default_str()
       ->group(group);

@@ -36,6 +36,9 @@ struct RtlEngineFlags {
 /// group `group`.
 void add_rtl_engine_flags(CLI::App& cmd, RtlEngineFlags& flags, const std::string& group);
 
+/// Adds only --max-cycles and --rtl-cache (the NoC's runs have no memories).
+void add_rtl_cache_flags(CLI::App& cmd, RtlEngineFlags& flags, const std::string& group);
+
 /// A simulator build's progress line, on stderr: "tpugen: building the RTL simulator ...".
 void print_build_progress(const std::string& line);
 

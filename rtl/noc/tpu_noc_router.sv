@@ -33,6 +33,10 @@
 // malformed flit becomes the ERROR flit that answers it, which this router
 // sends back out of its local port.
 //
+// wait_o says which inputs hold a flit that did not leave in the cycle: a
+// testbench's watchdog names the stuck router and port from it (nothing in the
+// router reads it; synthesis drops it where the mesh leaves it unconnected).
+//
 // Assertions (under `ifdef TPU_ASSERT): no FIFO head asks for a turn the
 // crossbar does not have or for a port at the edge, and the primitives' own (no FIFO overflow, the
 // stream rule on every port, one-hot grants, the fairness bound).
@@ -57,7 +61,9 @@ module tpu_noc_router #(
   // outputs
   output logic [tpu_noc_pkg::PORTS-1:0]                    valid_o,
   input  logic [tpu_noc_pkg::PORTS-1:0]                    ready_i,
-  output logic [tpu_noc_pkg::PORTS*tpu_noc_pkg::FLIT_W-1:0] flit_o
+  output logic [tpu_noc_pkg::PORTS*tpu_noc_pkg::FLIT_W-1:0] flit_o,
+  // observability: input p holds a flit that does not leave in this cycle
+  output logic [tpu_noc_pkg::PORTS-1:0]                    wait_o
 );
 
   localparam int P     = tpu_noc_pkg::PORTS;
@@ -136,8 +142,8 @@ module tpu_noc_router #(
     if (Links[o]) begin : g_port
       logic [P-1:0]     req;
       logic             arb_valid, room;
-      logic [W-1:0]     arb_flit;
-      logic [PortW-1:0] unused_idx;
+      logic [PortW-1:0] arb_idx;
+      logic             unused_data;
 
       for (genvar i = 0; i < P; i++) begin : g_req
         assign req[i] = head_valid[i] && head_port[i*P + o] && built[i*P + o];
@@ -146,19 +152,22 @@ module tpu_noc_router #(
       // The register takes a flit when it is empty or hands its flit over now.
       assign room = !valid_o[o] || ready_i[o];
 
+      // The arbiter picks an input; the crossbar takes that input's head by
+      // its index (the arbiter's own data path is not used: one mux of
+      // PORTS heads, not an AND-OR over all of them).
       tpu_rr_arb #(
         .N    (P),
-        .Width(W)
+        .Width(1)
       ) u_arb (
         .clk_i  (clk_i),
         .rst_ni (rst_ni),
         .valid_i(req),
         .ready_o(grant[o*P +: P]),
-        .data_i (head_flit),
+        .data_i ({P{1'b0}}),
         .valid_o(arb_valid),
         .ready_i(room),
-        .data_o (arb_flit),
-        .idx_o  (unused_idx)
+        .data_o (unused_data),
+        .idx_o  (arb_idx)
       );
 
       tpu_out_reg #(
@@ -167,7 +176,7 @@ module tpu_noc_router #(
         .clk_i  (clk_i),
         .rst_ni (rst_ni),
         .load_i (arb_valid && room),
-        .data_i (arb_flit),
+        .data_i (head_flit[arb_idx*W +: W]),
         .valid_o(valid_o[o]),
         .ready_i(ready_i[o]),
         .data_o (flit_o[o*W +: W])
@@ -186,6 +195,7 @@ module tpu_noc_router #(
     head_pop = '0;
     for (int o = 0; o < P; o++) head_pop = head_pop | grant[o*P +: P];
   end
+  assign wait_o = head_valid & ~head_pop;
 
 `ifdef TPU_ASSERT
   // ---------------------------------------------------------------------------

@@ -259,7 +259,7 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
 
 std::vector<fs::path> harness_sources() {
   std::vector<fs::path> files = {"sim/harness/sim_main.cpp", "sim/harness/sim_common.h", "sim/harness/sim_top.h",
-                                 "sim/harness/memory_models.h"};
+                                 "sim/harness/memory_models.h", "sim/harness/ports.h"};
   for (const auto& h : harnesses()) files.insert(files.end(), h.files.begin(), h.files.end());
   return files;
 }
@@ -273,14 +273,22 @@ std::vector<std::string> verilator_model_args() {
   return {"--x-assign", "unique", "--x-initial", "unique", "--assert", "-DTPU_ASSERT", "-O2"};
 }
 
+Harness core_harness() {
+  Harness h{"sim/harness/sim_main.cpp", {}};
+  for (const auto& src : harness_sources()) h.files.push_back({fs::path(TPUGEN_TB_DIR) / src, src});
+  return h;
+}
+
 std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra,
-                                       const std::string& top) {
+                                       const std::string& top, const Harness& harness) {
   std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2"};
   for (const auto& a : verilator_model_args()) args.push_back(a);
-  for (const auto& a : {"--trace-fst", "--vpi", "--top-module"}) args.emplace_back(a);
+  for (const auto& a : harness.flags) args.push_back(a);
+  args.emplace_back("--top-module");
   args.push_back(top);
-  for (const auto& a : {"-f", "files.f", "sim/harness/sim_main.cpp", "-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS"})
-    args.emplace_back(a);
+  for (const auto& a : {"-f", "files.f"}) args.emplace_back(a);
+  args.push_back(harness.main.string());
+  for (const auto& a : {"-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS"}) args.emplace_back(a);
   args.push_back("-I" + dir.string());
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
@@ -291,15 +299,15 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
   const fs::path tmp = make_temp_dir(root, ".tmp-");
   try {
     spec.populate(tmp);
-    for (const auto& src : harness_sources()) {
-      fs::create_directories((tmp / src).parent_path());
-      if (!fs::exists(tmp / src)) fs::copy_file(fs::path(TPUGEN_TB_DIR) / src, tmp / src);
+    for (const auto& src : spec.harness.files) {
+      fs::create_directories((tmp / src.to).parent_path());
+      if (!fs::exists(tmp / src.to)) fs::copy_file(src.from, tmp / src.to);
     }
 
     // The key: the caller's identity text, the Verilator version and command
     // line, and every file the build compiles.
     std::string args_text;
-    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top)) args_text += " " + a;
+    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top, spec.harness)) args_text += " " + a;
     const std::string key_text = spec.key_text + "verilator " + process_output({"verilator", "--version"}) +
                                  "args" + args_text + "\n" + contents_digest(tmp);
     const std::string key = sha256_hex(key_text).substr(0, 20);
@@ -321,7 +329,8 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     const auto t0 = std::chrono::steady_clock::now();
     ProcessSpec verilate;
     verilate.argv = {"verilator"};
-    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top)) verilate.argv.push_back(a);
+    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top, spec.harness))
+      verilate.argv.push_back(a);
     verilate.cwd = tmp;
     verilate.log = tmp / "verilate.log";
     verilate.rule = "rtl.verilator";
@@ -350,6 +359,20 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     fs::remove_all(tmp, ec);
     throw;
   }
+}
+
+RunDir::RunDir(const std::string& work_dir, const std::string& stem) : keep_(!work_dir.empty()) {
+  if (keep_) {
+    dir_ = work_dir;
+    fs::create_directories(dir_);
+  } else {
+    dir_ = make_temp_dir(fs::temp_directory_path(), stem);
+  }
+}
+
+RunDir::~RunDir() {
+  std::error_code ec;
+  if (!keep_) fs::remove_all(dir_, ec);
 }
 
 fs::path default_build_root() {
@@ -382,22 +405,8 @@ void read_report(const nlohmann::json& j, RtlRunResult& r) {
 RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, const std::vector<std::int8_t>& a,
                      const std::vector<std::int8_t>& b, const std::vector<std::int8_t>& c, std::int64_t maxdim,
                      const RtlRunOptions& options) {
-  const bool keep = !options.work_dir.empty();
-  fs::path dir;
-  if (keep) {
-    dir = options.work_dir;
-    fs::create_directories(dir);
-  } else {
-    dir = make_temp_dir(fs::temp_directory_path(), "tpugen-rtl-");
-  }
-  struct Cleanup {
-    fs::path dir;
-    bool keep;
-    ~Cleanup() {
-      std::error_code ec;
-      if (!keep) fs::remove_all(dir, ec);
-    }
-  } cleanup{dir, keep};
+  const RunDir run_dir(options.work_dir, "tpugen-rtl-");
+  const fs::path& dir = run_dir.path();
 
   write_image_hex((dir / "image.hex").string(), image);
   write_bytes(dir / "a.bin", a);

@@ -47,6 +47,24 @@ std::vector<std::string> verilator_model_args();
 /// it includes: the harnesses of both tops and their memory models).
 std::vector<std::filesystem::path> harness_sources();
 
+/// The C++ a simulator is compiled with: its main and every file it
+/// includes, each copied from `from` (a path under the source tree) to `to`
+/// (relative to the build directory, where the main's includes find them).
+struct HarnessFile {
+  std::filesystem::path from, to;
+};
+struct Harness {
+  std::filesystem::path main;        ///< relative to the build directory
+  std::vector<HarnessFile> files;    ///< the main included
+  /// What the harness needs of Verilator besides the model: the core's
+  /// harness writes waveforms and reads state through VPI. (Tracing compiled
+  /// in costs a wide design such as a NoC mesh a factor of three in speed,
+  /// so the NoC builds it only when a waveform is asked for.)
+  std::vector<std::string> flags = {"--trace-fst", "--vpi"};
+};
+/// The core's harness (tb/sim/harness/sim_main.cpp and harness_sources()).
+Harness core_harness();
+
 /// A cached Verilator build of whatever `populate` writes into a directory
 /// (sources and `files.f`, compiled with the harness into `tpu_sim`).
 struct SimBuildSpec {
@@ -55,11 +73,12 @@ struct SimBuildSpec {
   std::vector<std::string> extra_flags;   ///< extra Verilator arguments (e.g. -G overrides)
   std::string description;                ///< for the progress line, e.g. "T=4 MAXDIM=16"
   std::string top = "tpu_top";            ///< the top module (sim_config.h must include its V<top>.h)
+  Harness harness = core_harness();       ///< the C++ compiled with the model
 };
 
 /// The Verilator command line (arguments after `verilator`) for a build dir.
 std::vector<std::string> verilator_args(const std::filesystem::path& dir, const std::vector<std::string>& extra,
-                                       const std::string& top = "tpu_top");
+                                       const std::string& top = "tpu_top", const Harness& harness = core_harness());
 
 /// Populate a private directory, hash the key text with every file's
 /// contents, and verilate into `<root>/rtl/<key>/` unless a finished build
@@ -75,6 +94,22 @@ std::filesystem::path cached_sim_build(const std::filesystem::path& build_root, 
 /// and branch points) and tpu_sim --coverage FILE writes the counts.
 std::filesystem::path ensure_simulator(const hdl::RtlContext& ctx, const std::filesystem::path& build_root,
                                        const BuildProgress& progress, bool coverage = false);
+
+/// A run's working directory: `work_dir` when one is given (created, and kept
+/// for inspection), else a fresh private temporary directory named from
+/// `stem`, removed with everything in it when the RunDir goes.
+class RunDir {
+ public:
+  RunDir(const std::string& work_dir, const std::string& stem);
+  ~RunDir();
+  RunDir(const RunDir&) = delete;
+  RunDir& operator=(const RunDir&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
+
+ private:
+  std::filesystem::path dir_;
+  bool keep_;
+};
 
 /// The default cache root: $TPUGEN_RTL_CACHE, else the build tree tpugen was
 /// compiled in.

@@ -313,7 +313,11 @@ module tpu_noc_mesh (
   // and out of it
   output logic [tpu_noc_pkg::NODES-1:0]                    eject_valid_o,
   input  logic [tpu_noc_pkg::NODES-1:0]                    eject_ready_i,
-  output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::FLIT_W-1:0] eject_flit_o
+  output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::FLIT_W-1:0] eject_flit_o,
+  // observability: router n's input p holds a flit that does not leave in this
+  // cycle, at [n * PORTS + p] (tpu_noc_router's wait_o; a testbench's watchdog
+  // names stuck routers and ports from it)
+  output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::PORTS-1:0]  wait_o
 );
 
   localparam int P = tpu_noc_pkg::PORTS;
@@ -341,7 +345,8 @@ module tpu_noc_mesh (
         .flit_i (in_flit[N*P*W +: P*W]),
         .valid_o(out_valid[N*P +: P]),
         .ready_i(out_ready[N*P +: P]),
-        .flit_o (out_flit[N*P*W +: P*W])
+        .flit_o (out_flit[N*P*W +: P*W]),
+        .wait_o (wait_o[N*P +: P])
       );
 )";
   std::string links;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "sim/harness/memory_models.h"
+#include "sim/harness/ports.h"
 #include "sim_config.h"
 
 namespace tpusim::sim {
@@ -79,46 +80,6 @@ inline tpusim::Bytes read_matrix(const std::string& path) {
     throw UsageError{"'" + path + "' holds " + std::to_string(bytes.size()) + " bytes; a MAXDIM x MAXDIM matrix is " +
                      std::to_string(sim_config::kMatrixBytes)};
   return bytes;
-}
-
-// ---------------------------------------------------------------------------
-// Port access: Verilator ports are uint8/16/32/64 up to 64 bits, VlWide past.
-// ---------------------------------------------------------------------------
-template <typename P>
-std::enable_if_t<std::is_integral_v<P>> set_bytes(P& port, const std::uint8_t* bytes, std::size_t n) {
-  std::uint64_t v = 0;
-  for (std::size_t k = 0; k < n && k < sizeof(P); ++k) v |= std::uint64_t{bytes[k]} << (8 * k);
-  port = static_cast<P>(v);
-}
-
-template <std::size_t W>
-void set_bytes(VlWide<W>& port, const std::uint8_t* bytes, std::size_t n) {
-  for (std::size_t w = 0; w < W; ++w) port[w] = 0;
-  for (std::size_t k = 0; k < n && k < 4 * W; ++k) port[k / 4] |= static_cast<EData>(bytes[k]) << (8 * (k % 4));
-}
-
-template <typename P>
-std::enable_if_t<std::is_integral_v<P>, std::uint64_t> get_bits(const P& port, unsigned lsb, unsigned width) {
-  const std::uint64_t v = static_cast<std::uint64_t>(port);
-  const std::uint64_t shifted = lsb >= 64 ? 0 : v >> lsb;
-  return width >= 64 ? shifted : shifted & ((std::uint64_t{1} << width) - 1);
-}
-
-template <std::size_t W>
-std::uint64_t get_bits(const VlWide<W>& port, unsigned lsb, unsigned width) {
-  std::uint64_t v = 0;
-  for (unsigned b = 0; b < width && b < 64; ++b) {
-    const unsigned bit = lsb + b;
-    if (bit / 32 < W && ((port[bit / 32] >> (bit % 32)) & 1U)) v |= std::uint64_t{1} << b;
-  }
-  return v;
-}
-
-template <typename P>
-tpusim::Bytes get_bytes(const P& port, std::size_t n) {
-  tpusim::Bytes out(n);
-  for (std::size_t k = 0; k < n; ++k) out[k] = static_cast<std::uint8_t>(get_bits(port, static_cast<unsigned>(8 * k), 8));
-  return out;
 }
 
 inline tpusim::Bytes beat_bytes(const tpusim::ImemBeat& beat) {

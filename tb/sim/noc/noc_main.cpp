@@ -1,0 +1,268 @@
+// noc_sim: a generated NoC mesh (tpu_noc_mesh) under Verilator, driven by a
+// traffic file tpugen writes and logging every acceptance and ejection for
+// tpugen's scoreboard (tb/model/noc/scoreboard.h). The harness decides
+// nothing: it offers each node's flits in order from their cycle on, applies
+// the ejection ports' random busy (tb/model/noc/eject_busy.h, the same
+// pattern as the delivery model's), and stops when every flit is in and as
+// many are out, when no flit moves for --watchdog cycles (naming the routers
+// and ports holding flits, from the mesh's wait_o), or at --max-cycles.
+// The files are described in noc_wire.h.
+#include <verilated.h>
+#if VM_TRACE_FST
+#include <verilated_fst_c.h>
+#endif
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/noc/eject_busy.h"
+#include "noc_config.h"
+#include "sim/harness/ports.h"
+#include "sim/noc/noc_wire.h"
+
+namespace {
+
+using namespace tpusim::sim;
+constexpr int kWords = (noc_config::kFlitBits + 63) / 64;
+constexpr int kExitDone = 0, kExitFail = 1, kExitUsage = 2;
+
+const char* kUsage =
+    "usage: noc_sim --traffic FILE --log FILE [--busy THRESHOLD] [--seed N] [--max-cycles N]\n"
+    "               [--watchdog N] [--trace FILE.fst]\n"
+    "  --traffic     the flits to offer (noc_wire.h)\n"
+    "  --log         where the events go (noc_wire.h)\n"
+    "  --busy        an ejection port is busy in a cycle when its draw is below this (0: never)\n"
+    "  --seed        of the busy pattern and of the random initial state (default 1)\n"
+    "  --max-cycles  stop here (default 1000000)\n"
+    "  --watchdog    stop after this many cycles with flits in flight and none in or out (default 2000)\n"
+    "  --trace       write an FST waveform\n";
+
+struct Usage {
+  std::string message;
+};
+
+struct Options {
+  std::string traffic, log, trace;
+  std::uint64_t busy = 0, seed = 1, max_cycles = 1000000, watchdog = 2000;
+};
+
+std::uint64_t parse_u64(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  const unsigned long long x = std::strtoull(v.c_str(), &end, 0);
+  if (v.empty() || *end != '\0' || v[0] == '-') throw Usage{flag + " takes a non-negative integer, not '" + v + "'"};
+  return x;
+}
+
+Options parse_args(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag.rfind("+verilator", 0) == 0) continue;
+    if (flag == "--help" || flag == "-h") throw Usage{};
+    if (i + 1 >= argc) throw Usage{flag + " needs a value"};
+    const std::string v = argv[++i];
+    if (flag == "--traffic") o.traffic = v;
+    else if (flag == "--log") o.log = v;
+    else if (flag == "--trace") o.trace = v;
+    else if (flag == "--busy") o.busy = parse_u64(flag, v);
+    else if (flag == "--seed") o.seed = parse_u64(flag, v);
+    else if (flag == "--max-cycles") o.max_cycles = parse_u64(flag, v);
+    else if (flag == "--watchdog") o.watchdog = parse_u64(flag, v);
+    else throw Usage{"unknown option " + flag};
+  }
+  if (o.traffic.empty() || o.log.empty()) throw Usage{"--traffic and --log are required"};
+  return o;
+}
+
+struct Flit {
+  std::uint64_t w[kWords];
+};
+
+struct Injection {
+  std::uint64_t cycle = 0;
+  std::uint64_t index = 0;
+  Flit flit{};
+};
+
+/// Per node, its injections in order.
+std::vector<std::deque<Injection>> read_traffic(const std::string& path, std::uint64_t& total) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw Usage{"cannot read '" + path + "'"};
+  char magic[8];
+  std::uint64_t count = 0, words = 0;
+  f.read(magic, 8);
+  f.read(reinterpret_cast<char*>(&count), 8);
+  f.read(reinterpret_cast<char*>(&words), 8);
+  if (!f || std::memcmp(magic, tpusim::noc_wire::kTrafficMagic, 8) != 0 || words != kWords)
+    throw Usage{"'" + path + "' is not a traffic file for " + std::to_string(noc_config::kFlitBits) + "-bit flits"};
+  std::vector<std::deque<Injection>> queues(noc_config::kNodes);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    Injection in;
+    std::uint64_t node = 0;
+    in.index = i;
+    f.read(reinterpret_cast<char*>(&in.cycle), 8);
+    f.read(reinterpret_cast<char*>(&node), 8);
+    f.read(reinterpret_cast<char*>(in.flit.w), 8 * kWords);
+    if (!f || node >= static_cast<std::uint64_t>(noc_config::kNodes))
+      throw Usage{"'" + path + "': injection " + std::to_string(i) + " is cut short or names no node"};
+    queues[node].push_back(in);
+  }
+  total = count;
+  return queues;
+}
+
+void write_hex(std::FILE* out, const Flit& f) {
+  static const char* digits = "0123456789abcdef";
+  char text[(noc_config::kFlitBits + 3) / 4];
+  int k = 0;
+  for (int d = (noc_config::kFlitBits + 3) / 4 - 1; d >= 0; --d) text[k++] = digits[(f.w[(4 * d) / 64] >> ((4 * d) % 64)) & 0xF];
+  std::fwrite(text, 1, sizeof text, out);
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse_args(argc, argv);
+  std::uint64_t total = 0;
+  auto queues = read_traffic(o.traffic, total);
+  std::FILE* log = std::fopen(o.log.c_str(), "w");
+  if (!log) throw Usage{"cannot write '" + o.log + "'"};
+  std::vector<char> log_buffer(1 << 20);
+  std::setvbuf(log, log_buffer.data(), _IOFBF, log_buffer.size());
+
+  auto ctx = std::make_unique<VerilatedContext>();
+  ctx->commandArgs(argc, argv);
+  ctx->randReset(2);
+  ctx->randSeed(static_cast<int>(o.seed % 2147483646ULL) + 1);
+  ctx->fatalOnError(false);  // an assertion ends the run with its status, not an abort
+#if VM_TRACE_FST
+  if (!o.trace.empty()) ctx->traceEverOn(true);
+#else
+  if (!o.trace.empty()) throw Usage{"this simulator was built without --trace-fst"};
+#endif
+  auto dut = std::make_unique<noc_config::Dut>(ctx.get());
+#if VM_TRACE_FST
+  std::unique_ptr<VerilatedFstC> fst;
+  if (!o.trace.empty()) {
+    fst = std::make_unique<VerilatedFstC>();
+    dut->trace(fst.get(), 99);
+    fst->open(o.trace.c_str());
+  }
+#endif
+  // One eval with the clock low and the cycle's inputs (what the harness
+  // samples is then settled), one at the rising edge.
+  std::uint64_t time = 0;
+  auto dump = [&]() {
+#if VM_TRACE_FST
+    if (fst) fst->dump(time);
+#endif
+    ++time;
+  };
+  auto rise = [&]() {
+    dut->clk_i = 1;
+    dut->eval();
+    dump();
+    dut->clk_i = 0;
+  };
+
+  dut->clk_i = 0;
+  dut->rst_ni = 0;
+  for (int i = 0; i < 3; ++i) {
+    dut->eval();
+    dump();
+    rise();
+  }
+  dut->rst_ni = 1;
+
+  std::uint64_t accepted = 0, ejected = 0, idle = 0, cycle = 0;
+  std::string status = "timeout";
+  const auto t0 = std::chrono::steady_clock::now();
+  Flit out{};
+  std::vector<char> offered(noc_config::kNodes, 0);
+  for (; cycle < o.max_cycles; ++cycle) {
+    // Inputs for this cycle, from the state at its start.
+    for (int n = 0; n < noc_config::kNodes; ++n) {
+      const bool offer = !queues[n].empty() && queues[n].front().cycle <= cycle;
+      if (offer && !offered[n]) set_slice(dut->inject_flit_i, n * noc_config::kFlitBits, queues[n].front().flit.w,
+                                          noc_config::kFlitBits);
+      offered[n] = offer;
+      set_bit(dut->inject_valid_i, n, offer);
+      set_bit(dut->eject_ready_i, n, !tpugen::noc::eject_busy(o.seed, n, cycle, o.busy));
+    }
+    dut->eval();
+    dump();
+    if (ctx->gotError() || ctx->gotFinish()) {
+      status = "assertion";
+      break;
+    }
+    bool moved = false;
+    for (int n = 0; n < noc_config::kNodes; ++n) {
+      if (offered[n] && get_bit(dut->inject_ready_o, n)) {
+        std::fprintf(log, "accept %" PRIu64 " %" PRIu64 "\n", queues[n].front().index, cycle);
+        queues[n].pop_front();
+        offered[n] = 0;  // the next flit goes onto the port next cycle
+        ++accepted;
+        moved = true;
+      }
+      if (get_bit(dut->eject_valid_o, n) && get_bit(dut->eject_ready_i, n)) {
+        get_slice(dut->eject_flit_o, n * noc_config::kFlitBits, out.w, noc_config::kFlitBits);
+        std::fprintf(log, "eject %" PRIu64 " %d ", cycle, n);
+        write_hex(log, out);
+        std::fputc('\n', log);
+        ++ejected;
+        moved = true;
+      }
+    }
+    rise();
+    if (ctx->gotError() || ctx->gotFinish()) {
+      status = "assertion";
+      ++cycle;
+      break;
+    }
+    if (accepted == total && ejected == accepted) {
+      status = "done";
+      ++cycle;
+      break;
+    }
+    idle = (moved || accepted == ejected) ? 0 : idle + 1;
+    if (idle >= o.watchdog) {
+      status = "stalled";
+      ++cycle;
+      for (int n = 0; n < noc_config::kNodes; ++n)
+        for (int p = 0; p < noc_config::kPorts; ++p)
+          if (get_bit(dut->wait_o, static_cast<unsigned>(n * noc_config::kPorts + p)))
+            std::fprintf(log, "stuck %d %s\n", n, noc_config::kPortNames[p]);
+      break;
+    }
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::fprintf(log, "end %s %" PRIu64 " %.6f\n", status.c_str(), cycle, secs);
+  std::fclose(log);
+#if VM_TRACE_FST
+  if (fst) fst->close();
+#endif
+  dut->final();
+  return status == "done" ? kExitDone : kExitFail;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const Usage& e) {
+    if (e.message.empty()) {
+      std::fputs(kUsage, stdout);
+      return kExitDone;
+    }
+    std::fprintf(stderr, "noc_sim: %s\n%s", e.message.c_str(), kUsage);
+    return kExitUsage;
+  }
+}
