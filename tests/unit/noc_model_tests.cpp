@@ -4,12 +4,14 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <deque>
 #include <map>
 #include <regex>
 #include <set>
 #include <string>
 #include <utility>
 
+#include "model/noc/eject_busy.h"
 #include "model/noc/mesh_model.h"
 #include "noc/codec.h"
 #include "noc/endpoint.h"
@@ -100,6 +102,107 @@ void check_delivery(const Mesh& m, const std::vector<Injection>& traffic, const 
     if (last_of_pair.contains(pair)) CHECK(id > last_of_pair[pair]);  // ids grow in each node's list
     last_of_pair[pair] = id;
   }
+}
+
+/// The RTL transcribed signal by signal, as plainly and slowly as it reads:
+/// each cycle reads a copy of the registered state (q) and writes the next
+/// (st); every router's every port is evaluated, whole flits move, and a
+/// head's route is computed from its header. It shares no code with the
+/// model beyond the spec's helpers (admit, the routing, its turns), so the
+/// model's shortcuts (tokens, masks, skipped routers, one pass) are checked
+/// against it cycle for cycle.
+RunLog reference_run(const NocParams& p, const std::vector<Injection>& traffic, const RunConditions& cond,
+                     std::uint64_t cycles) {
+  const Mesh m{p.nx(), p.ny()};
+  const int np = static_cast<int>(spec().ports.size()), local = spec().port_index("L");
+  const auto depth = static_cast<std::size_t>(p.depth());
+  const RouteFn route = routing_function(spec(), p.routing());
+  const auto turns = turns_used(spec(), m, route);
+  const std::uint64_t busy = busy_threshold(cond.eject_busy);
+  struct Port {
+    std::deque<Flit> fifo;
+    bool valid = false;  // the output register
+    Flit data;
+    int last = 0, gnt_q = 0;  // the output's arbiter
+    bool hold = false;
+  };
+  const auto idx = [&](int n, int port) { return static_cast<std::size_t>(n * np + port); };
+  const auto linked = [&](int n, int port) {
+    return port == local || m.contains(neighbour(spec(), m.coord(n), port));
+  };
+  std::vector<Port> st(idx(m.nodes(), 0));
+  std::vector<std::deque<std::size_t>> source(static_cast<std::size_t>(m.nodes()));
+  for (std::size_t i = 0; i < traffic.size(); ++i) source[static_cast<std::size_t>(traffic[i].node)].push_back(i);
+  RunLog log;
+  log.accepted.assign(traffic.size(), kNever);
+  for (std::uint64_t t = 0; t < cycles; ++t) {
+    const std::vector<Port> q = st;
+    const auto ready_in = [&](int n, int port) { return linked(n, port) && q[idx(n, port)].fifo.size() != depth; };
+    for (int n = 0; n < m.nodes(); ++n) {
+      for (int o = 0; o < np; ++o) {
+        if (!linked(n, o)) continue;
+        const Port& out = q[idx(n, o)];
+        Port& next = st[idx(n, o)];
+        const Coord nb = neighbour(spec(), m.coord(n), o);
+        const bool ready = o == local ? !eject_busy(cond.seed, n, t, busy)
+                                      : ready_in(m.index(nb), opposite_port(spec(), o));
+        if (out.valid && ready) {
+          if (o == local) log.ejections.push_back({t, n, out.data});
+          else st[idx(m.index(nb), opposite_port(spec(), o))].fifo.push_back(out.data);
+        }
+        std::vector<bool> req(static_cast<std::size_t>(np), false);
+        for (int i = 0; i < np; ++i) {
+          const Port& in = q[idx(n, i)];
+          if (!linked(n, i) || in.fifo.empty()) continue;
+          const int want = route(m.coord(n), i, codec().header(in.fifo.front()).dst());
+          req[static_cast<std::size_t>(i)] =
+              want == o && turns[static_cast<std::size_t>(i)][static_cast<std::size_t>(o)];
+        }
+        int pick = -1;
+        for (int k = 1; k <= np && pick < 0; ++k)
+          if (req[static_cast<std::size_t>((out.last + k) % np)]) pick = (out.last + k) % np;
+        const int gnt = out.hold ? out.gnt_q : pick;
+        const bool arb_valid = gnt >= 0 && req[static_cast<std::size_t>(gnt)];
+        const bool room = !out.valid || ready;
+        next.hold = arb_valid && !room;
+        next.gnt_q = gnt;
+        if (arb_valid && room) {
+          next.last = gnt;
+          next.valid = true;
+          next.data = q[idx(n, gnt)].fifo.front();
+          st[idx(n, gnt)].fifo.pop_front();
+        } else if (out.valid && ready) {
+          next.valid = false;
+        }
+      }
+      auto& src = source[static_cast<std::size_t>(n)];
+      if (!src.empty() && traffic[src.front()].cycle <= t && ready_in(n, local)) {
+        log.accepted[src.front()] = t;
+        st[idx(n, local)].fifo.push_back(admit(codec(), traffic[src.front()].flit, Endpoint{m.nx, m.ny, m.coord(n)}));
+        src.pop_front();
+      }
+    }
+  }
+  log.cycles = cycles;
+  return log;
+}
+
+/// Each node creates a flit in a cycle with probability rate (Bernoulli),
+/// to a uniform random node; one in `bad_den` (0: none) is malformed.
+std::vector<Injection> bernoulli(const Mesh& m, int per_node, std::uint64_t rate_percent, std::uint64_t bad_den,
+                                 std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<Injection> t;
+  for (int n = 0; n < m.nodes(); ++n) {
+    std::uint64_t cycle = 0;
+    for (int k = 0; k < per_node; ++k) {
+      while (!rng.chance(rate_percent, 100)) ++cycle;
+      Coord dst = m.coord(static_cast<int>(rng.uniform(0, m.nodes() - 1)));
+      if (bad_den != 0 && rng.chance(1, bad_den)) dst.x = m.nx;  // outside the mesh
+      t.push_back({cycle++, n, data_flit(m.coord(n), dst, t.size())});
+    }
+  }
+  return t;
 }
 
 }  // namespace
@@ -299,5 +402,40 @@ TEST_CASE("noc model: cycles per second at full uniform load", "[.][noc][bench]"
               << log.sim_seconds << " s: " << log.cycles_per_second << " cycles/s, "
               << static_cast<double>(traffic.size()) / static_cast<double>(log.cycles) / m.nodes()
               << " flits/node/cycle");
+  }
+}
+
+TEST_CASE("noc model: equals the RTL transcribed signal by signal, cycle for cycle", "[noc][model]") {
+  struct Case {
+    int nx, ny, depth;
+    const char* routing;
+    int per_node;
+    std::uint64_t rate, bad_den;
+    double busy;
+  };
+  const Case cases[] = {
+      {4, 4, 2, "xy", 60, 100, 0, 0.0}, {4, 4, 4, "xy", 60, 50, 9, 0.3}, {3, 5, 3, "yx", 40, 70, 0, 0.5},
+      {1, 6, 2, "xy", 50, 100, 7, 0.2}, {1, 1, 2, "xy", 30, 60, 5, 0.4}, {5, 2, 8, "yx", 40, 30, 0, 0.1},
+  };
+  std::uint64_t seed = 100;
+  for (const Case& c : cases) {
+    INFO(c.nx << "x" << c.ny << " DEPTH " << c.depth << " " << c.routing << " rate " << c.rate << "% busy " << c.busy);
+    const Mesh m{c.nx, c.ny};
+    const auto traffic = bernoulli(m, c.per_node, c.rate, c.bad_den, ++seed);
+    RunConditions cond;
+    cond.eject_busy = c.busy;
+    cond.seed = seed;
+    const NocParams p = params(c.nx, c.ny, c.depth, c.routing);
+    const RunLog log = run_mesh_model(spec(), p, traffic, cond);
+    REQUIRE(log.status == "done");
+    const RunLog ref = reference_run(p, traffic, cond, log.cycles);
+    CHECK(log.accepted == ref.accepted);
+    REQUIRE(log.ejections.size() == ref.ejections.size());
+    for (std::size_t k = 0; k < ref.ejections.size(); ++k) {
+      INFO("ejection " << k);
+      CHECK(log.ejections[k].cycle == ref.ejections[k].cycle);
+      CHECK(log.ejections[k].node == ref.ejections[k].node);
+      CHECK(log.ejections[k].flit == ref.ejections[k].flit);
+    }
   }
 }
