@@ -34,11 +34,15 @@ struct MeshModelStats {
 /// `cond` until every flit is delivered ("done"), nothing moves for
 /// cond.watchdog cycles while flits are in flight ("stalled"; a watchdog of
 /// 0 never fires) or cond.max_cycles pass ("timeout"). sim_seconds and
-/// cycles_per_second time the cycles alone, not the set-up, as the RTL
-/// harness does. `stats`, when given, receives the model's statistics.
+/// cycles_per_second time the cycles alone, as the RTL harness does, not
+/// the set-up: the routes, and each flit's admission by the local check (a
+/// function of the flit and its node alone). `stats`, when given, receives
+/// the model's statistics (keeping the fairness counters costs a little).
 /// Throws Error("noc.traffic") for an injection at a node outside the mesh,
-/// and Error("noc.spec") for a spec whose ports the model cannot hold (more
-/// than 8) or whose local check lets a flit for outside the mesh in.
+/// and Error("noc.spec") for a spec the RTL could not be built from as
+/// modelled: more than 8 ports, a routing whose output depends on the input
+/// port (tpu_noc_route reads the destination alone), or error rules that
+/// let a flit for outside the mesh in.
 [[nodiscard]] RunLog run_mesh_model(const NocSpec& spec, const NocParams& params,
                                     const std::vector<Injection>& traffic, const RunConditions& cond,
                                     MeshModelStats* stats = nullptr);
