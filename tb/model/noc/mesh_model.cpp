@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <chrono>
+#include <limits>
 
 #include "model/noc/eject_busy.h"
 #include "noc/codec.h"
@@ -17,8 +18,9 @@ namespace tpugen::noc {
 
 namespace {
 
-// A router's sets of ports (non-empty FIFOs, full output registers, held
-// grants, an output's requesters) are bit masks: port p is bit p.
+// A router's sets of ports (its full output registers, held grants, the
+// outputs asked for, an output's requesters, a FIFO's crossbar row) are bit
+// masks: port p is bit p.
 constexpr int kMaxPorts = 8;
 
 /// A flit on its way: its id (its index in the traffic list) and its
@@ -36,7 +38,6 @@ struct Fifo {
   std::uint32_t route_row = 0;        ///< its router's row of the route table
   std::uint32_t built = 0;            ///< the outputs the crossbar connects it to
   std::uint32_t rd = 0, count = 0;
-  int head_out = -1;                  ///< the output its head asks for; -1: empty, or the turn is not built
   std::uint64_t popped_at = kNever;   ///< the last cycle a head left
 };
 
@@ -46,7 +47,7 @@ struct Output {
   Token flit;                 ///< the register's flit (valid: the router's `full`)
   int last = 0, gnt_q = 0;    ///< last_q, and gnt_q as an index (read only while held)
   std::uint32_t to = 0;       ///< the fed FIFO's index (node * ports + port)
-  int to_node = 0;
+  int to_node = 0, to_port = 0;
 };
 
 /// tpu_rr_arb's fairness counter (passed_q) of one output, kept when asked
@@ -173,7 +174,9 @@ MeshSim::MeshSim(const NocSpec& spec, const NocParams& params, const std::vector
   if (fairness) fair_.assign(outs_.size(), Fairness{});
   build_sources(admit_all());
   log_.accepted.assign(traffic.size(), kNever);
-  log_.ejections.reserve(traffic.size());
+  // Room for every ejection, written now so that the cycles do not page the
+  // log in (a flit is ejected at most once); cut to size at the end.
+  log_.ejections.resize(traffic.size());
   pushes_.reserve(outs_.size());  // one a link at most
 }
 
@@ -195,7 +198,8 @@ void MeshSim::build_routers(const NocSpec& spec, const std::string& routing) {
       links |= 1U << p;
       Output& out = outs_[slot(n, p)];
       out.to_node = mesh_.index(neighbour(spec, here, p));
-      out.to = static_cast<std::uint32_t>(slot(out.to_node, opposite_port(spec, p)));
+      out.to_port = opposite_port(spec, p);
+      out.to = static_cast<std::uint32_t>(slot(out.to_node, out.to_port));
     }
     const auto row = static_cast<std::uint32_t>(n) * static_cast<std::uint32_t>(nodes_);
     for (int in = 0; in < ports_; ++in) {
@@ -260,6 +264,8 @@ void MeshSim::build_sources(const std::vector<Token>& admitted) {
 // flit is admitted here, once, before the cycles run.
 std::vector<Token> MeshSim::admit_all() {
   const Codec codec(spec_);
+  if (traffic_.size() > std::numeric_limits<std::uint32_t>::max())
+    throw Error("noc.traffic", fmt::format("{} injections; the model numbers at most 2^32 - 1", traffic_.size()));
   std::vector<Token> tokens(traffic_.size());
   error_of_.assign(traffic_.size(), -1);
   for (std::size_t i = 0; i < traffic_.size(); ++i) {
@@ -305,6 +311,7 @@ RunLog MeshSim::run(MeshModelStats* stats) {
     }
   }
   log_.cycles = t;
+  log_.ejections.resize(ejected_);
   log_.sim_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   log_.cycles_per_second = log_.sim_seconds > 0.0 ? static_cast<double>(t) / log_.sim_seconds : 0.0;
   if (stats) {
@@ -322,8 +329,8 @@ RunLog MeshSim::run(MeshModelStats* stats) {
 // before the next cycle; but into an empty FIFO of a router still to come,
 // whose arbiters would see it as a head, it waits for the end of the cycle,
 // and a node's own injection comes after its arbiters. So the order of the
-// routers does not matter, as in the RTL. A router with no flit skips its
-// turn: nothing of it changes.
+// routers does not matter, as in the RTL. A router skips what it has no
+// flit for (no register to hand over, no head asking): nothing there changes.
 bool MeshSim::step(std::uint64_t t) {
   moved_ = false;
   pushes_.clear();
@@ -343,24 +350,20 @@ bool MeshSim::step(std::uint64_t t) {
 void MeshSim::hand_over(int n, std::uint64_t t) {
   Router& r = routers_[static_cast<std::size_t>(n)];
   const Output* outs = &outs_[slot(n, 0)];
-  const int local = local_;
-  const std::uint32_t depth = depth_;
+  const std::uint32_t local = 1U << local_, depth = depth_;
   std::uint32_t handed = 0;
-  for (std::uint32_t m = r.full; m != 0; m &= m - 1) {
+  if ((r.full & local) != 0 && !eject_busy(cond_.seed, n, t, busy_)) {
+    log_.ejections[ejected_++] = {t, n, flit_of(outs[local_].flit.id)};
+    handed = local;
+  }
+  for (std::uint32_t m = r.full & ~local; m != 0; m &= m - 1) {
     const int o = std::countr_zero(m);
     const Output& out = outs[o];
-    if (o == local) {
-      if (eject_busy(cond_.seed, n, t, busy_)) continue;
-      log_.ejections.push_back({t, n, flit_of(out.flit.id)});
-      ++ejected_;
-    } else {
-      const Fifo& to = fifos_[out.to];
-      if (count_at_start(to, t) == depth) continue;
-      const int to_port = static_cast<int>(out.to - slot(out.to_node, 0));
-      if (to.count == 0 && out.to_node > n) pushes_.push_back({out.to, out.to_node, to_port, out.flit});
-      else push(out.to, out.to_node, to_port, out.flit);
-      ++stats_.link_transfers;
-    }
+    const Fifo& to = fifos_[out.to];
+    if (count_at_start(to, t) == depth) continue;
+    if (to.count == 0 && out.to_node > n) pushes_.push_back({out.to, out.to_node, out.to_port, out.flit});
+    else push(out.to, out.to_node, out.to_port, out.flit);
+    ++stats_.link_transfers;
     handed |= 1U << o;
   }
   r.full &= ~handed;
@@ -431,8 +434,9 @@ void MeshSim::inject(int n, std::uint64_t t) {
 // start of the cycle, so depth_ entries always suffice.
 void MeshSim::push(std::uint32_t fifo, int n, int port, Token flit) {
   Fifo& f = fifos_[fifo];
+  const std::uint32_t depth = depth_;
   std::uint32_t w = f.rd + f.count;
-  if (w >= depth_) w -= depth_;
+  if (w >= depth) w -= depth;
   store_[f.base + w] = flit;
   if (f.count++ == 0) new_head(f, n, port, flit);
 }
@@ -447,7 +451,6 @@ Token MeshSim::pop(int n, int port, int out, std::uint64_t t) {
   req &= ~(1U << port);
   if (req == 0) r.asked &= ~(1U << out);
   if (--f.count != 0) new_head(f, n, port, store_[f.base + f.rd]);
-  else f.head_out = -1;
   return flit;
 }
 
@@ -455,11 +458,7 @@ Token MeshSim::pop(int n, int port, int out, std::uint64_t t) {
 // grants of this cycle are all made before any head changes).
 void MeshSim::new_head(Fifo& f, int n, int port, Token flit) {
   const int out = route_[f.route_row + flit.dst];
-  if ((f.built >> out & 1U) == 0) {
-    f.head_out = -1;
-    return;
-  }
-  f.head_out = out;
+  if ((f.built >> out & 1U) == 0) return;  // a turn the crossbar lacks: it never asks
   Router& r = routers_[static_cast<std::size_t>(n)];
   r.requests[static_cast<std::size_t>(out)] |= 1U << port;
   r.asked |= 1U << out;
