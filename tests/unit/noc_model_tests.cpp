@@ -7,7 +7,6 @@
 #include <deque>
 #include <map>
 #include <regex>
-#include <set>
 #include <string>
 #include <utility>
 
@@ -334,6 +333,14 @@ TEST_CASE("noc model: ejection ports that are always busy stall the run, naming 
     for (const auto& s : log.stuck) named = named || s.starts_with(prefix);
     CHECK(named);
   }
+
+  // One flit, waiting in its local output register: no FIFO holds it.
+  const RunLog alone = run_mesh_model(spec(), params(1, 1), {{0, 0, data_flit({0, 0}, {0, 0}, 0)}}, cond);
+  CHECK(alone.status == "stalled");
+  CHECK(alone.stuck.empty());
+  // Taken in at cycle 0; its step into the register (cycle 1) moves it
+  // between no routers, so the watchdog counts from cycle 1.
+  CHECK(alone.cycles == 1 + cond.watchdog);
 
   RunConditions short_run;
   short_run.max_cycles = 5;

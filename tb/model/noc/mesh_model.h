@@ -33,7 +33,11 @@ struct MeshModelStats {
 /// Run the mesh of `params` (NX, NY, DEPTH, ROUTING) on `traffic` under
 /// `cond` until every flit is delivered ("done"), nothing moves for
 /// cond.watchdog cycles while flits are in flight ("stalled"; a watchdog of
-/// 0 never fires) or cond.max_cycles pass ("timeout"). sim_seconds and
+/// 0 never fires) or cond.max_cycles pass ("timeout"). A stalled run's
+/// `stuck` names every input FIFO that holds a flit, in node and port order,
+/// as "router (x,y) input P (head for (dx,dy))"; a flit that waits in an
+/// output register is not named (a run stalled with flits in registers
+/// alone has an empty list). sim_seconds and
 /// cycles_per_second time the cycles alone, as the RTL harness does, not
 /// the set-up: the routes, and each flit's admission by the local check (a
 /// function of the flit and its node alone). `stats`, when given, receives
