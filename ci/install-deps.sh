@@ -8,6 +8,7 @@ packages=(
   build-essential cmake ninja-build pkg-config ccache  # ccache: the Verilator builds of ci/test.sh share objects
   libyaml-cpp-dev libfmt-dev libcli11-dev nlohmann-json3-dev catch2 libssl-dev
   python3 python3-numpy python3-venv python3-dev  # python3-venv, -dev: the cocotb testbench (ci/install-cocotb.sh)
+  python3-matplotlib  # tpugen noc bench --plot
   verilator iverilog yosys nextpnr-ice40 zlib1g-dev make perl
   clang-14 libclang-rt-14-dev  # the libFuzzer harnesses (ci/fuzz-smoke.sh): clang and its fuzzer runtime
 )

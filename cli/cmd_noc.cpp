@@ -10,7 +10,9 @@
 
 #include "cli/cli.h"
 #include "cli/rtl_engine_flags.h"
+#include "fuzz/noc/noc_campaign.h"
 #include "hdl/noc/noc_generate.h"
+#include "model/noc/load_figures.h"
 #include "model/noc/mesh_model.h"
 #include "model/noc/scoreboard.h"
 #include "model/noc/traffic.h"
@@ -18,6 +20,8 @@
 #include "spec/noc_spec.h"
 #include "util/file_io.h"
 #include "util/names.h"
+#include "util/process.h"
+#include "util/rng.h"
 
 namespace tpugen::cli {
 
@@ -154,7 +158,7 @@ int run_noc_run(const NocSpec& spec, const NocOpts& o, const NocRunOpts& r) {
   std::optional<noc::RunLog> rtl_log, model_log;
   if (use_rtl) {
     const auto sim = sim::ensure_noc_simulator(nctx, r.rtl.cache_root(), print_build_progress, !r.wave.empty());
-    rtl_log = sim::run_noc_rtl(sim, codec, traffic, cond, {r.wave, r.work_dir});
+    rtl_log = sim::run_noc_rtl(sim, codec, mesh, traffic, cond, {r.wave, r.work_dir});
   }
   if (use_model) model_log = noc::run_mesh_model(spec, params, traffic, cond);
 
@@ -201,6 +205,216 @@ int run_noc_run(const NocSpec& spec, const NocOpts& o, const NocRunOpts& r) {
   fmt::print("result:  {}\n", status == kOk ? "PASS  every flit arrived once, unmodified, in order per pair"
                                             : "FAIL");
   return status;
+}
+
+/// `noc bench`'s own options.
+struct NocBenchOpts {
+  std::string engine = "rtl";
+  std::string json, plot;
+  std::uint64_t seed = 1;
+  std::uint64_t warmup = 500, window = 2000;  ///< cycles before measuring, and measured
+  RtlEngineFlags rtl;
+};
+
+int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b) {
+  const NocParams params = resolve_noc_params(spec, o.params);
+  const hdl::NocContext nctx(spec, params, o.inject_bug);
+  const noc::Mesh mesh = nctx.mesh();
+  const noc::Codec& codec = nctx.codec();
+  fmt::print("tpugen noc bench: {}x{} mesh (DEPTH {}, {} routing), engine {}; every figure measured after {} cycles "
+             "of warm-up over {} cycles\n",
+             mesh.nx, mesh.ny, params.depth(), params.routing(), b.engine, b.warmup, b.window);
+  std::filesystem::path sim;
+  if (b.engine == "rtl") sim = sim::ensure_noc_simulator(nctx, b.rtl.cache_root(), print_build_progress);
+  noc::RunConditions cond;
+  cond.seed = b.seed;
+  cond.max_cycles = b.rtl.max_cycles;
+  double sim_cycles = 0, sim_seconds = 0, full_load_cps = 0;
+  auto run = [&](const std::vector<noc::Injection>& traffic) {
+    noc::RunLog log = b.engine == "rtl" ? sim::run_noc_rtl(sim, codec, mesh, traffic, cond, {})
+                                        : noc::run_mesh_model(spec, params, traffic, cond);
+    const noc::Score s = noc::score_run(codec, mesh, traffic, log);
+    if (!s.clean() || log.status != "done")
+      throw Error("noc.bench", fmt::format("a bench run did not deliver every flit whole ({}; {})", log.status,
+                                           s.problems.empty() ? "" : s.problems.front()));
+    sim_cycles += static_cast<double>(log.cycles);
+    sim_seconds += log.sim_seconds;
+    return log;
+  };
+
+  // Zero load: one flit in a hundred cycles per node, uniform.
+  noc::TrafficSpec zero;
+  zero.pattern = "uniform";
+  zero.rate = 0.01;
+  zero.seed = b.seed;
+  zero.packets = static_cast<std::uint64_t>(std::max(200, mesh.nodes() * 20));
+  const auto zero_traffic = noc::generate_traffic(codec, mesh, zero);
+  const noc::ZeroLoadLine z = noc::zero_load_line(codec, mesh, zero_traffic, run(zero_traffic));
+  fmt::print("zero load: {:.2f} cycles over {:.2f} hops on average: {:.2f} cycles per hop + {:.2f}\n", z.latency_avg,
+             z.hops_avg, z.slope, z.intercept);
+
+  const std::vector<double> rates = {0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0};
+  nlohmann::ordered_json curves = nlohmann::ordered_json::object(), saturation = nlohmann::ordered_json::object();
+  fmt::print("{:<10} {:>10}  latency (cycles, source queue included) at offered load\n", "pattern", "saturation");
+  std::string header;
+  for (const double r : rates) header += fmt::format("{:>7.2f}", r);
+  fmt::print("{:<10} {:>10}  {}\n", "", "(accepted)", header);
+  double uniform_sat = 0;
+  for (const auto pattern : noc::pattern_names()) {
+    try {
+      noc::check_pattern(pattern, mesh);
+    } catch (const Error&) {
+      continue;  // not defined on this mesh
+    }
+    nlohmann::ordered_json points = nlohmann::ordered_json::array();
+    std::string line;
+    double sat = 0;
+    for (const double r : rates) {
+      noc::TrafficSpec t;
+      t.pattern = std::string(pattern);
+      t.rate = r;
+      t.seed = b.seed;
+      t.packets = static_cast<std::uint64_t>(r * mesh.nodes() * static_cast<double>(b.warmup + b.window)) + 1;
+      const auto traffic = noc::generate_traffic(codec, mesh, t);
+      const noc::RunLog log = run(traffic);
+      const noc::WindowFigures w = noc::window_figures(codec, mesh, traffic, log, b.warmup, b.warmup + b.window);
+      points.push_back({{"offered", r}, {"accepted", w.accepted}, {"latency_avg", w.latency_avg}});
+      line += fmt::format("{:>7.1f}", w.latency_avg);
+      if (r == rates.back()) {
+        sat = w.accepted;
+        if (pattern == "uniform") full_load_cps = log.cycles_per_second;
+      }
+    }
+    if (pattern == "uniform") uniform_sat = sat;
+    curves[std::string(pattern)] = points;
+    saturation[std::string(pattern)] = sat;
+    fmt::print("{:<10} {:>10.3f}  {}\n", pattern, sat, line);
+  }
+  const double bound = noc::uniform_bisection_bound(mesh);
+  fmt::print("uniform saturation {:.3f} flits/node/cycle = {:.1f}% of the bisection bound {:.3f} (4 / max(NX, NY))\n",
+             uniform_sat, 100.0 * uniform_sat / bound, bound);
+  fmt::print("simulation: {:.0f} cycles/s at full uniform load, {:.0f} cycles/s over the whole bench ({})\n",
+             full_load_cps, sim_seconds > 0 ? sim_cycles / sim_seconds : 0.0, b.engine);
+
+  nlohmann::ordered_json j;
+  j["mesh"] = {{"nx", mesh.nx}, {"ny", mesh.ny}, {"depth", params.depth()}, {"routing", params.routing()}};
+  j["engine"] = b.engine;
+  j["warmup"] = b.warmup;
+  j["window"] = b.window;
+  j["zero_load_latency_per_hop"] = z.slope;
+  j["zero_load_latency_intercept"] = z.intercept;
+  j["zero_load_latency_avg"] = z.latency_avg;
+  j["saturation"] = saturation;
+  j["bisection_bound"] = bound;
+  j["uniform_saturation_over_bisection_bound"] = uniform_sat / bound;
+  j["cycles_per_second_full_load"] = full_load_cps;
+  j["curves"] = curves;
+  const std::string text = j.dump(2) + "\n";
+  if (!b.json.empty()) write_file(b.json, text, "cli.io");
+  if (!b.plot.empty()) {
+    const sim::RunDir dir("", "tpugen-noc-plot-");
+    write_file(dir.path() / "bench.json", text, "cli.io");
+    ProcessSpec plot;
+    plot.argv = {TPUGEN_PYTHON3, TPUGEN_NOC_PLOT, (dir.path() / "bench.json").string(), b.plot};
+    plot.capture = true;
+    const ProcessResult rc = run_process(plot);
+    if (!rc.ok())
+      throw Error("noc.plot", fmt::format("the plot failed ({}; Debian's python3-matplotlib is needed):\n{}",
+                                          rc.describe(), rc.output));
+    fmt::print("wrote {}\n", b.plot);
+  }
+  return kOk;
+}
+
+/// `noc fuzz`'s own options.
+struct NocFuzzOpts {
+  std::uint64_t count = 100, seed = 1, max_packets = 400;
+  int configs = 0;  ///< random fabrics instead of the one the flags give
+  std::string out = "noc_fuzz_out";
+  bool keep_going = false, no_shrink = false;
+  RtlEngineFlags rtl;
+};
+
+/// One fabric's share of a campaign. Returns the failures found.
+int fuzz_fabric(const NocSpec& spec, const NocParams& params, const std::string& inject_bug, const NocFuzzOpts& f,
+                std::uint64_t first_seed, std::uint64_t count, const std::string& command) {
+  const hdl::NocContext nctx(spec, params, inject_bug);
+  const noc::Mesh mesh = nctx.mesh();
+  const noc::Codec& codec = nctx.codec();
+  const auto sim = sim::ensure_noc_simulator(nctx, f.rtl.cache_root(), print_build_progress);
+  const noc::NocEngine rtl = [&](const std::vector<noc::Injection>& t, const noc::RunConditions& c) {
+    return sim::run_noc_rtl(sim, codec, mesh, t, c, {});
+  };
+  const noc::NocEngine model = [&](const std::vector<noc::Injection>& t, const noc::RunConditions& c) {
+    return noc::run_mesh_model(spec, params, t, c);
+  };
+  std::string fabric;
+  for (const auto& [name, v] : params.listing()) fabric += fmt::format(" --{} {}", kebab(name), v);
+  int failures = 0;
+  std::uint64_t flits = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    Rng rng(first_seed + i);
+    noc::NocCase c = noc::random_case(rng, mesh, f.max_packets);
+    c.conditions.max_cycles = f.rtl.max_cycles;
+    const auto traffic = noc::generate_traffic(codec, mesh, c.traffic);
+    flits += traffic.size();
+    const noc::NocVerdict v = noc::judge(codec, mesh, traffic, c.conditions, rtl, model);
+    if (!v.failed()) continue;
+    ++failures;
+    fmt::print("case {} ({}x{}, {} at {}, {} flits, ejection busy {}): FAIL {}\n", first_seed + i, mesh.nx, mesh.ny,
+               c.traffic.pattern, c.traffic.rate, traffic.size(), c.conditions.eject_busy, v.failure);
+    noc::NocShrunk s{traffic, c.conditions, v, 0};
+    if (!f.no_shrink) s = noc::shrink_flits(codec, mesh, traffic, c.conditions, rtl, model);
+    const std::filesystem::path dir = std::filesystem::path(f.out) / fmt::format("case_{}", first_seed + i);
+    std::filesystem::create_directories(dir);
+    write_file(dir / "flits.jsonl", noc::injections_jsonl(codec, mesh, s.flits), "cli.io");
+    const std::string replay =
+        fmt::format("tpugen noc run{} --inject {} --backpressure {} --seed {} --engine both{}", fabric,
+                    (dir / "flits.jsonl").string(), s.conditions.eject_busy, s.conditions.seed,
+                    inject_bug.empty() ? "" : " --inject-bug " + inject_bug);
+    nlohmann::ordered_json j;
+    j["command"] = command;
+    j["case_seed"] = first_seed + i;
+    j["pattern"] = c.traffic.pattern;
+    j["rate"] = c.traffic.rate;
+    j["flits"] = traffic.size();
+    j["failure"] = v.failure;
+    j["shrunk_flits"] = s.flits.size();
+    j["shrunk_failure"] = s.verdict.failure;
+    j["shrink_runs"] = s.runs;
+    j["replay"] = replay;
+    write_file(dir / "case.json", j.dump(2) + "\n", "cli.io");
+    write_file(dir / "replay.sh", "#!/bin/sh\n" + replay + "\n", "cli.io");
+    fmt::print("  shrunk to {} flit(s) in {} runs: {}\n  reproducer: {}\n  replay: {}\n", s.flits.size(), s.runs,
+               s.verdict.failure, dir.string(), replay);
+    if (!f.keep_going) break;
+  }
+  fmt::print("tpugen noc fuzz: {}x{} mesh (DEPTH {}, {}): {} case(s), {} flits, {} failure(s)\n", mesh.nx, mesh.ny,
+             params.depth(), params.routing(), count, flits, failures);
+  return failures;
+}
+
+int run_noc_fuzz(const NocSpec& spec, const NocOpts& o, const NocFuzzOpts& f, const std::string& command) {
+  int failures = 0;
+  if (f.configs <= 0) {
+    failures = fuzz_fabric(spec, resolve_noc_params(spec, o.params), o.inject_bug, f, f.seed, f.count, command);
+  } else {
+    // Random fabrics: small meshes of every shape (lines included) and FIFO
+    // depths from the shallowest up, each built once and given its share of the cases.
+    Rng rng(f.seed ^ 0x6e6f63ULL);
+    static const std::vector<std::string> depths = {"2", "3", "4", "8", "32"};
+    for (int k = 0; k < f.configs && (failures == 0 || f.keep_going); ++k) {
+      std::map<std::string, std::string> p = o.params;
+      p["NX"] = std::to_string(rng.uniform(1, 5));
+      p["NY"] = std::to_string(rng.uniform(1, 5));
+      p["DEPTH"] = rng.pick(depths);
+      const std::uint64_t share = f.count / static_cast<std::uint64_t>(f.configs) + 1;
+      failures += fuzz_fabric(spec, resolve_noc_params(spec, p), o.inject_bug, f, f.seed + share * k, share, command);
+    }
+  }
+  fmt::print("result:  {}\n", failures == 0 ? "PASS  every case delivered whole, in order, and RTL == model"
+                                            : fmt::format("FAIL  {} failing case(s); reproducers under {}", failures, f.out));
+  return failures == 0 ? kOk : kFail;
 }
 
 }  // namespace
@@ -266,7 +480,39 @@ Command noc_command() {
                             "keep the RTL run's files here (the traffic, the simulator's log of every event)");
             add_rtl_cache_flags(*run, r->rtl, "RTL engine");
             run->add_option("--inject-bug", o->inject_bug)->group("");
-            return [gen, run, spec, load_error, o, r]() {
+
+            auto b = std::make_shared<NocBenchOpts>();
+            CLI::App* bench = sub.add_subcommand(
+                "bench", "sweep the offered load of every pattern: zero-load latency, saturation, latency curves");
+            if (spec->has_value()) add_noc_param_flags(*bench, *o, **spec);
+            else bench->allow_extras();
+            bench->add_option("--engine", b->engine, "the RTL under Verilator (the figures the docs quote) or the model")
+                ->check(CLI::IsMember({"rtl", "model"}))
+                ->capture_default_str();
+            bench->add_option("--seed", b->seed, "of the traffic")->capture_default_str();
+            bench->add_option("--warmup", b->warmup, "cycles before the measurement window")->capture_default_str();
+            bench->add_option("--window", b->window, "cycles measured")->capture_default_str();
+            bench->add_option("--json", b->json, "write the figures as JSON");
+            bench->add_option("--plot", b->plot, "draw the latency-versus-offered-load curves (PNG, matplotlib)");
+            add_rtl_cache_flags(*bench, b->rtl, "RTL engine");
+
+            auto fz = std::make_shared<NocFuzzOpts>();
+            CLI::App* fuzz = sub.add_subcommand(
+                "fuzz", "random traffic on the RTL against the delivery model; a failing case shrinks to a reproducer");
+            if (spec->has_value()) add_noc_param_flags(*fuzz, *o, **spec);
+            else fuzz->allow_extras();
+            fuzz->add_option("--count", fz->count, "cases")->capture_default_str();
+            fuzz->add_option("--seed", fz->seed, "the first case's seed (case i is seed + i)")->capture_default_str();
+            fuzz->add_option("--max-packets", fz->max_packets, "the most flits a case sends")->capture_default_str();
+            fuzz->add_option("--configs", fz->configs,
+                             "random fabrics (NX, NY 1 .. 5, DEPTH 2 .. 32), each built once, instead of the flags'")
+                ->capture_default_str();
+            fuzz->add_option("--out", fz->out, "where reproducers go")->capture_default_str();
+            fuzz->add_flag("--keep-going", fz->keep_going, "go on after a failing case");
+            fuzz->add_flag("--no-shrink", fz->no_shrink, "keep a failing case whole");
+            add_rtl_cache_flags(*fuzz, fz->rtl, "RTL engine");
+            fuzz->add_option("--inject-bug", o->inject_bug)->group("");
+            return [gen, run, bench, fuzz, spec, load_error, o, r, b, fz, &ctx]() {
               if (!load_error->empty()) {
                 fmt::print(stderr, "tpugen: {}\n", *load_error);
                 return kBadInput;
@@ -274,6 +520,8 @@ Command noc_command() {
               const NocSpec s = o->spec.empty() ? **spec : load_noc_spec(o->spec);
               if (gen->parsed()) return run_noc_gen(s, *o);
               if (run->parsed()) return run_noc_run(s, *o, *r);
+              if (bench->parsed()) return run_noc_bench(s, *o, *b);
+              if (fuzz->parsed()) return run_noc_fuzz(s, *o, *fz, ctx.command_line);
               return kBadInput;
             };
           }};

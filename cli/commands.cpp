@@ -54,12 +54,15 @@ const std::vector<CommandDoc>& command_docs() {
        "The gates: no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM. "
        "The handoff: RTL, files.f, netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports.",
        "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4", "docs/synth.md"},
-      {"noc", "tpugen noc gen --nx NX --ny NY --out DIR",
-       "Generate a NoC fabric of spec/noc.yaml: an NX x NY mesh of XY routers (tpu_noc_pkg, tpu_noc_router, "
-       "tpu_noc_mesh), after proving its routing deadlock-free.",
-       "NX and NY are 1 .. 16; --depth sets the routers' input FIFOs. The compile order is files.f; params.json "
-       "records the parameters.",
-       "tpugen noc gen --nx 4 --ny 4 --out noc_4x4", "docs/noc.md"},
+      {"noc", "tpugen noc gen|run|fuzz|bench",
+       "The NoC fabric of spec/noc.yaml: generate an NX x NY mesh of XY routers (proved deadlock-free), run "
+       "traffic through the RTL and the cycle-exact delivery model, fuzz it, benchmark it.",
+       "gen writes tpu_noc_pkg, the router and tpu_noc_mesh (NX, NY 1 .. 16; --depth sets the input FIFOs). run "
+       "scores every flit (lost, duplicated, reordered, corrupted) and takes --inject FILE of your own flits. fuzz "
+       "shrinks a failing case to a reproducer. bench prints zero-load latency, saturation and the latency curves.",
+       "tpugen noc gen --nx 4 --ny 4 --out noc_4x4\ntpugen noc run --nx 4 --ny 4 --pattern transpose --rate 0.5 "
+       "--packets 20000 --engine both\ntpugen noc bench --nx 4 --ny 4 --plot noc.png",
+       "docs/noc.md"},
       {"docs", "tpugen docs [--check]",
        "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, the tables of docs/noc.md) "
        "and README.md's command table, or with --check fail if any has drifted.",

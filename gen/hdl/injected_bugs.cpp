@@ -10,7 +10,7 @@
 namespace tpugen::hdl {
 
 namespace {
-constexpr std::array<InjectedBug, 7> kBugs = {{
+constexpr std::array<InjectedBug, 10> kBugs = {{
     {"pe_product_width", "tpu_pe",
      "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
      "(needs both corner operands in one lane product)",
@@ -35,6 +35,24 @@ constexpr std::array<InjectedBug, 7> kBugs = {{
      "    .ready_i(ax_ready_i),", "    .ready_i(1'b1),  // INJECTED DEFECT: drops VALID without READY"},
     {"axi_wlast_early", "tpu_axi_wr", "WLAST on every beat (needs a write burst of two beats or more)",
      "assign w_last_o  = w_final;", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
+    // The NoC fabric's (tpugen noc gen / run / fuzz --inject-bug).
+    {"noc_yx_at_node", "tpu_noc_route",
+     "the router at node (1, 1) routes YX, every other XY: a flit it sends into y first turns into x at the next "
+     "router, a turn XY's crossbar does not have (needs a flit through (1, 1) for another row and column)",
+     {}, {}, true},
+    {"noc_arbiter_starves", "tpu_noc_router",
+     "no output ever grants its north input: a flit that enters a router from the north waits forever (needs a "
+     "flit travelling south)",
+     "        assign req[i] = head_valid[i] && head_port[i*P + o] && built[i*P + o];",
+     "        assign req[i] = head_valid[i] && head_port[i*P + o] && built[i*P + o] &&\n"
+     "                        (i != tpu_noc_pkg::PORT_N);  // INJECTED DEFECT: never grants the north input",
+     true},
+    {"noc_fifo_drops_last", "tpu_fifo",
+     "a FIFO does not count the item that fills it: that item is lost to the next push, and the FIFO never says "
+     "full (needs a FIFO pushed to full)",
+     "      if (push && !pop) count_q <= count_q + CntW'(1);",
+     "      if (push && !pop && count_q != CntW'(Depth - 1)) count_q <= count_q + CntW'(1);  // INJECTED DEFECT",
+     true},
 }};
 }  // namespace
 
@@ -47,6 +65,16 @@ const InjectedBug& injected_bug(std::string_view name) {
     known += (known.empty() ? "" : ", ") + std::string(b.name);
   }
   throw Error("rtl.inject", fmt::format("no injected defect '{}' (known: {})", name, known));
+}
+
+const InjectedBug& injected_bug(std::string_view name, bool noc) {
+  const InjectedBug& b = injected_bug(name);
+  if (b.noc == noc) return b;
+  std::string known;
+  for (const auto& k : kBugs)
+    if (k.noc == noc) known += (known.empty() ? "" : ", ") + std::string(k.name);
+  throw Error("rtl.inject", fmt::format("'{}' is a defect of the {}, not of the {} (the {}'s: {})", name,
+                                        b.noc ? "NoC" : "core", noc ? "NoC" : "core", noc ? "NoC" : "core", known));
 }
 
 void inject_primitive_defect(std::string& text, std::string_view module, std::string_view bug) {

@@ -25,6 +25,8 @@ struct InjectedBug {
   /// when copying the file).
   /// Empty for a defect an emitter builds in.
   std::string_view correct = {}, defective = {};
+  /// A defect of the NoC fabric (tpugen noc ... --inject-bug), not of the core.
+  bool noc = false;
 };
 
 /// Every defect the generator knows, by name.
@@ -33,6 +35,9 @@ std::span<const InjectedBug> injected_bugs();
 /// The defect of that name; throws Error("rtl.inject") naming the known
 /// ones when there is none.
 const InjectedBug& injected_bug(std::string_view name);
+/// The same, insisting that it is a defect of the NoC (`noc`) or of the core
+/// (not `noc`): Error("rtl.inject") naming the known ones of that kind.
+const InjectedBug& injected_bug(std::string_view name, bool noc);
 
 /// Apply the defect `bug` to a hand-written file's text when it is one of
 /// that module's (module == `module`); otherwise leave it.

@@ -22,11 +22,10 @@ module tpu_assert_never (
 `ifdef TPU_ASSERT
   logic reset_seen_q;
 
-  // Set by the first reset, on the reset's edge alone: a simulator evaluates
-  // it once, not at every clock edge of every instance (a mesh holds over a
-  // thousand of them).
   initial reset_seen_q = 1'b0;
-  always @(negedge rst_ni) reset_seen_q <= 1'b1;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) reset_seen_q <= 1'b1;
+  end
 
   always_ff @(posedge clk_i) begin
     if (reset_seen_q && rst_ni) begin

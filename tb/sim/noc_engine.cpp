@@ -34,7 +34,7 @@ void write_traffic(const fs::path& path, const noc::Codec& codec, const std::vec
 }
 
 /// The harness's log (noc_wire.h) into a RunLog.
-noc::RunLog read_log(const fs::path& path, const noc::Codec& codec, std::size_t injections) {
+noc::RunLog read_log(const fs::path& path, const noc::Codec& codec, const noc::Mesh& mesh, std::size_t injections) {
   std::ifstream f(path);
   if (!f) throw Error("rtl.run", fmt::format("the simulator wrote no log '{}'", path.string()));
   noc::RunLog log;
@@ -64,7 +64,8 @@ noc::RunLog read_log(const fs::path& path, const noc::Codec& codec, std::size_t 
       int node = 0;
       std::string port;
       if (!(ss >> node >> port)) throw bad();
-      log.stuck.push_back(fmt::format("node {} input {}", node, port));
+      const noc::Coord c = mesh.coord(node);
+      log.stuck.push_back(fmt::format("router ({},{}) input {}", c.x, c.y, port));
     } else if (word == "end") {
       if (!(ss >> log.status >> log.cycles >> log.sim_seconds)) throw bad();
       ended = true;
@@ -128,8 +129,9 @@ fs::path ensure_noc_simulator(const hdl::NocContext& ctx, const fs::path& build_
   return cached_sim_build(build_root, spec, progress);
 }
 
-noc::RunLog run_noc_rtl(const fs::path& sim, const noc::Codec& codec, const std::vector<noc::Injection>& traffic,
-                        const noc::RunConditions& cond, const NocRtlOptions& options) {
+noc::RunLog run_noc_rtl(const fs::path& sim, const noc::Codec& codec, const noc::Mesh& mesh,
+                        const std::vector<noc::Injection>& traffic, const noc::RunConditions& cond,
+                        const NocRtlOptions& options) {
   const RunDir run_dir(options.work_dir, "tpugen-noc-");
   const fs::path& dir = run_dir.path();
   write_traffic(dir / "traffic.bin", codec, traffic);
@@ -152,7 +154,7 @@ noc::RunLog run_noc_rtl(const fs::path& sim, const noc::Codec& codec, const std:
   if (!fs::exists(dir / "events.log"))
     throw Error("rtl.run",
                 fmt::format("{} exited with {} and wrote no log:\n{}", sim.string(), ran.describe(), ran.output));
-  noc::RunLog log = read_log(dir / "events.log", codec, traffic.size());
+  noc::RunLog log = read_log(dir / "events.log", codec, mesh, traffic.size());
   if (log.status == "assertion") {
     std::istringstream out(ran.output);
     std::string line;

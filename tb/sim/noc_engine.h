@@ -12,6 +12,7 @@
 
 #include "hdl/noc/noc_context.h"
 #include "model/noc/noc_run.h"
+#include "noc/routing.h"
 #include "sim/rtl_engine.h"
 
 namespace tpugen::sim {
@@ -37,7 +38,7 @@ struct NocRtlOptions {
 
 /// Run the simulator on the injections. Throws Error("rtl.run") when it
 /// cannot run or writes no log, Error("rtl.interrupted") on SIGINT.
-noc::RunLog run_noc_rtl(const std::filesystem::path& sim, const noc::Codec& codec,
+noc::RunLog run_noc_rtl(const std::filesystem::path& sim, const noc::Codec& codec, const noc::Mesh& mesh,
                         const std::vector<noc::Injection>& traffic, const noc::RunConditions& conditions,
                         const NocRtlOptions& options);
 

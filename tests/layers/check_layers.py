@@ -37,6 +37,8 @@ LAYERS = {
     # The campaign engine, random programs, coverage and shrinking: no Verilator.
     "tb/fuzz/core": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "tb/model", "tb/fuzz"],
     "tb/fuzz": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "tb/model", "tb/fuzz/core"],
+    # The NoC's campaign: cases, verdicts, shrinking; the caller runs the RTL.
+    "tb/fuzz/noc": ["gen/util", "gen/spec", "gen/noc", "tb/model", "tb/fuzz"],
     # Running fuzz cases on the RTL.
     "tb/fuzz/rtl": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "gen/hdl", "tb/model", "tb/sim", "tb/fuzz",
                     "tb/fuzz/core"],
@@ -44,8 +46,8 @@ LAYERS = {
 }
 # Where an include's path is looked up, after the including file's own folder.
 INCLUDE_ROOTS = ["gen", "tb", "."]
-# Generated next to the harness in its Verilator build (sim_config.h).
-GENERATED = {"sim_config.h"}
+# Generated next to the harnesses in their Verilator builds (sim_config.h, noc_config.h).
+GENERATED = {"sim_config.h", "noc_config.h"}
 # CMake targets built from tb/ and cli/, which no gen/ library may link.
 UPPER_TARGETS = ["tpugen_model", "tpugen_sim", "tpugen_fuzz", "tpugen_fuzz_rtl", "tpugen"]
 

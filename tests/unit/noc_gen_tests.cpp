@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "hdl/injected_bugs.h"
 #include "hdl/noc/noc_generate.h"
 #include "spec/noc_spec.h"
 #include "test_support.h"
@@ -77,4 +78,32 @@ TEST_CASE("noc gen: the routing choice reaches the RTL, and a defect name must e
   CHECK_THROWS_AS(noc_module_text(xy, "tpu_noc_nothing"), Error);
   CHECK_NOTHROW(noc_module_text(xy, "tpu_noc_router"));
   CHECK_THROWS_WITH(NocContext(spec(), resolve_noc_params(spec()), "no_such_bug"), Catch::Contains("no_such_bug"));
+}
+
+TEST_CASE("noc gen: each of the NoC's deliberate defects changes its module and no other", "[noc][gen][inject]") {
+  const auto texts = [](const std::string& bug) {
+    const NocContext ctx(spec(), resolve_noc_params(spec(), {{"NX", "3"}, {"NY", "3"}}), bug);
+    std::map<std::string, std::string> out;
+    const fs::path dir = fs::path(TPUGEN_BINARY_DIR) / ("test_noc_bug_" + (bug.empty() ? "clean" : bug));
+    fs::remove_all(dir);
+    for (const auto& f : generate_noc(ctx, dir.string())) out[fs::path(f).filename().string()] = test::read_text(f);
+    return out;
+  };
+  const auto clean = texts("");
+  int seen = 0;
+  for (const auto& bug : injected_bugs()) {
+    if (!bug.noc) continue;
+    ++seen;
+    INFO(bug.name);
+    const auto defective = texts(std::string(bug.name));
+    REQUIRE(defective.size() == clean.size());
+    for (const auto& [file, text] : defective) {
+      INFO(file);
+      const bool carries = file == std::string(bug.module) + ".sv";
+      CHECK((text.find("INJECTED DEFECT") != std::string::npos) == carries);
+    }
+  }
+  CHECK(seen == 3);
+  CHECK_THROWS_WITH(NocContext(spec(), resolve_noc_params(spec()), "pe_product_width"),
+                    Catch::Contains("a defect of the core, not of the NoC"));
 }

@@ -93,6 +93,25 @@ const NocPort& port_by_step(const NocSpec& s, int dx, int dy) {
 /// "tpu_noc_pkg::NAME".
 std::string pkg(const std::string& name) { return "tpu_noc_pkg::" + name; }
 
+/// The if/else chain of a dimension-order routing: for each dimension in
+/// `order` ("xy", "yx"), the port up or down it while the destination differs
+/// there, then the local port.
+std::string route_chain(const NocSpec& s, const std::string& order, const std::string& indent) {
+  std::string chain;
+  for (const char dim : order) {
+    const bool x = dim == 'x';
+    const std::string field = x ? "dst_x_i" : "dst_y_i";
+    const std::string here = x ? "X" : "Y";
+    const NocPort& up = port_by_step(s, x ? 1 : 0, x ? 0 : 1);
+    const NocPort& down = port_by_step(s, x ? -1 : 0, x ? 0 : -1);
+    chain += fmt::format("{}{}if (32'({}) > {}) port_o[{}] = 1'b1;\n", indent, chain.empty() ? "" : "else ", field,
+                         here, NocContext::port_const(up));
+    chain += fmt::format("{}else if (32'({}) != {}) port_o[{}] = 1'b1;\n", indent, field, here,
+                         NocContext::port_const(down));
+  }
+  return chain + fmt::format("{}else port_o[{}] = 1'b1;\n", indent, NocContext::port_const(port_by_step(s, 0, 0)));
+}
+
 }  // namespace
 
 std::string emit_tpu_noc_pkg(const NocContext& ctx) {
@@ -188,19 +207,16 @@ module tpu_noc_route #(
     port_o = '0;
 )",
                    ctx.params().routing(), routing_role(s, ctx.params().routing()));
-  std::string chain;
-  for (const char dim : order) {
-    const bool x = dim == 'x';
-    const std::string field = x ? "dst_x_i" : "dst_y_i";
-    const std::string here = x ? "X" : "Y";
-    const NocPort& up = port_by_step(s, x ? 1 : 0, x ? 0 : 1);
-    const NocPort& down = port_by_step(s, x ? -1 : 0, x ? 0 : -1);
-    chain += fmt::format("{}if (32'({}) > {}) port_o[{}] = 1'b1;\n", chain.empty() ? "    " : "    else ", field, here,
-                         NocContext::port_const(up));
-    chain += fmt::format("    else if (32'({}) != {}) port_o[{}] = 1'b1;\n", field, here, NocContext::port_const(down));
+  // The deliberate defect noc_yx_at_node: the router at (1, 1) takes the
+  // dimensions the other way round.
+  if (ctx.inject_bug() == "noc_yx_at_node") {
+    std::string swapped(order.rbegin(), order.rend());
+    o += "    // INJECTED DEFECT (noc_yx_at_node): the router at (1, 1) routes the other dimension first.\n";
+    o += "    if (X == 1 && Y == 1) begin\n" + route_chain(s, swapped, "      ") + "    end else begin\n" +
+         route_chain(s, order, "      ") + "    end\n";
+  } else {
+    o += route_chain(s, order, "    ");
   }
-  chain += fmt::format("    else port_o[{}] = 1'b1;\n", NocContext::port_const(port_by_step(s, 0, 0)));
-  o += chain;
   o += "  end\n\nendmodule\n";
   return o;
 }

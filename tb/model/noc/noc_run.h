@@ -21,6 +21,7 @@ struct Injection {
   std::uint64_t cycle = 0;  ///< the flit exists from this cycle on (Bernoulli creation time)
   int node = 0;             ///< y * NX + x
   Flit flit;
+  bool operator==(const Injection&) const = default;
 };
 
 /// The run's conditions besides the traffic.

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""docs/noc.md's 4 x 4 bench table and docs/noc_4x4.png, held to a fresh bench.
+
+    bench_doc.py TPUGEN [--engine rtl|model] [--write]
+
+Runs `tpugen noc bench --nx 4 --ny 4` (the RTL by default: the figures the
+docs quote are the RTL's) and, with --write, writes the table between the
+document's markers and draws the plot; without it, checks that the table and
+the plot's embedded curves hash (tb/bench/noc_plot.py) are what the bench
+gives, and exits 1 naming what drifted. CI checks with --engine model: the
+delivery model is cycle-exact with the RTL (the fuzz.noc_campaign_* tests
+hold the two together), and it runs the bench in seconds. Simulation speed
+is not in the table (it is the machine's, not the design's).
+"""
+import hashlib
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DOC = os.path.join(ROOT, "docs", "noc.md")
+PNG = os.path.join(ROOT, "docs", "noc_4x4.png")
+BEGIN = "<!-- the 4x4 bench: written by tests/noc/bench_doc.py --write from `tpugen noc bench --nx 4 --ny 4` -->"
+END = "<!-- end of the 4x4 bench -->"
+
+
+def curves_sha256(bench):
+    text = json.dumps(bench["curves"], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def render(bench):
+    rates = [p["offered"] for p in next(iter(bench["curves"].values()))]
+    out = ["", "| pattern | saturation (flits/node/cycle) | " + " | ".join(f"{r:g}" for r in rates) + " |",
+           "|---|---|" + "---|" * len(rates)]
+    for pattern, points in bench["curves"].items():
+        cells = " | ".join(f"{p['latency_avg']:.1f}" for p in points)
+        out.append(f"| {pattern} | {bench['saturation'][pattern]:.3f} | {cells} |")
+    out += ["", f"Latency columns: average cycles from creation (source queue included) to delivery at each offered "
+            f"load (flits/node/cycle), measured over {bench['window']} cycles after {bench['warmup']} of warm-up. "
+            f"Zero-load latency: {bench['zero_load_latency_per_hop']:.2f} cycles per hop + "
+            f"{bench['zero_load_latency_intercept']:.2f}. Uniform saturation: "
+            f"{100 * bench['uniform_saturation_over_bisection_bound']:.1f}% of the bisection bound "
+            f"({bench['bisection_bound']:.2f} flits/node/cycle).", ""]
+    return "\n".join(out) + "\n"
+
+
+def png_hash(path):
+    data = open(path, "rb").read()
+    i = 8
+    while i < len(data):
+        (n,) = struct.unpack(">I", data[i:i + 4])
+        kind, body = data[i + 4:i + 8], data[i + 8:i + 8 + n]
+        if kind == b"tEXt" and body.startswith(b"tpugen-curves-sha256\0"):
+            return body.split(b"\0", 1)[1].decode()
+        i += 12 + n
+    return None
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        print(__doc__, file=sys.stderr)
+        return 2
+    tpugen, write = args[0], "--write" in args
+    engine = args[args.index("--engine") + 1] if "--engine" in args else "rtl"
+    with tempfile.TemporaryDirectory() as tmp:
+        js = os.path.join(tmp, "bench.json")
+        cmd = [tpugen, "noc", "bench", "--nx", "4", "--ny", "4", "--engine", engine, "--json", js]
+        if write:
+            cmd += ["--plot", PNG]
+        subprocess.run(cmd, check=True)
+        bench = json.load(open(js))
+    doc = open(DOC).read()
+    if BEGIN not in doc or END not in doc:
+        print(f"bench_doc.py: {DOC} lacks the markers {BEGIN!r} ... {END!r}", file=sys.stderr)
+        return 1
+    head, rest = doc.split(BEGIN + "\n", 1)
+    _, tail = rest.split(END, 1)
+    want = head + BEGIN + "\n" + render(bench) + END + tail
+    if write:
+        open(DOC, "w").write(want)
+        print(f"wrote the table of {DOC} and {PNG}")
+        return 0
+    status = 0
+    if want != doc:
+        print(f"bench_doc.py: the 4x4 bench table of {DOC} is not what `tpugen noc bench` gives; "
+              "rewrite it with tests/noc/bench_doc.py TPUGEN --write", file=sys.stderr)
+        status = 1
+    if png_hash(PNG) != curves_sha256(bench):
+        print(f"bench_doc.py: {PNG} does not draw the bench's curves; redraw it with --write", file=sys.stderr)
+        status = 1
+    if status == 0:
+        print("bench_doc.py: the 4x4 bench table and plot are up to date")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
