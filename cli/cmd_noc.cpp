@@ -1,6 +1,7 @@
 // tpugen noc: the NoC fabric of spec/noc.yaml. `noc gen` writes a mesh;
 // `noc run` sends traffic through the RTL, the delivery model or both and
-// scores every flit.
+// scores every flit; `noc fuzz` runs random cases on both and shrinks a
+// failing one; `noc bench` sweeps the offered load and prints the figures.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -73,7 +74,6 @@ int run_noc_gen(const NocSpec& spec, const NocOpts& o) {
                std::filesystem::file_size(f), describe(f));
   return kOk;
 }
-
 
 /// `noc run`'s own options.
 struct NocRunOpts {

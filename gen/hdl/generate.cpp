@@ -107,13 +107,11 @@ std::vector<std::string> write_configuration(const std::string& out_dir, const s
   // nothing is written unless all of them do.
   std::vector<std::pair<std::string_view, std::set<std::string>>> declared;  // package, its names
   for (const auto& f : files) {
-    const std::string stem = f.name.substr(0, f.name.rfind('.'));
-    const bool is_package = std::find(packages.begin(), packages.end(), stem) != packages.end();
     check_known_packages(packages, f.origin, f.text);
     for (const auto& [package, names] : declared) check_package_uses(package, names, f.origin, f.text);
-    if (is_package) declared.emplace_back(packages[static_cast<std::size_t>(
-                                              std::find(packages.begin(), packages.end(), stem) - packages.begin())],
-                                          package_names(f.text));
+    const std::string stem = f.name.substr(0, f.name.rfind('.'));
+    if (const auto it = std::find(packages.begin(), packages.end(), stem); it != packages.end())
+      declared.emplace_back(*it, package_names(f.text));  // a package: what the files after it may read
   }
   const std::filesystem::path dir(out_dir);
   std::error_code ec;

@@ -48,9 +48,9 @@
 //          has no FIFO, arbiter or register: it takes nothing (ready_o 0) and
 //          sends nothing (valid_o 0).
 module tpu_noc_router #(
-  parameter int                          X     = 0,
-  parameter int                          Y     = 0,
-  parameter logic [tpu_noc_pkg::PORTS-1:0] Links = '1
+  parameter int                            X     = 0,
+  parameter int                            Y     = 0,
+  parameter logic [tpu_noc_pkg::PORTS-1:0] Links = {tpu_noc_pkg::PORTS{1'b1}}
 ) (
   input  logic                                             clk_i,
   input  logic                                             rst_ni,

@@ -7,16 +7,14 @@
 #include "noc/codec.h"
 #include "noc/endpoint.h"
 #include "spec/noc_spec.h"
+#include "test_support.h"
 
 using namespace tpugen;
 using namespace tpugen::noc;
 
 namespace {
 
-const NocSpec& spec() {
-  static const NocSpec s = load_noc_spec(TPUGEN_SOURCE_DIR "/spec/noc.yaml");
-  return s;
-}
+const NocSpec& spec() { return test::shipped_noc_spec(); }
 
 Flit flit_from(const Codec& c, const Header& h) {
   Flit f;

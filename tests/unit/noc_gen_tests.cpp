@@ -16,10 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const NocSpec& spec() {
-  static const NocSpec s = load_noc_spec(TPUGEN_SOURCE_DIR "/spec/noc.yaml");
-  return s;
-}
+const NocSpec& spec() { return test::shipped_noc_spec(); }
 
 }  // namespace
 

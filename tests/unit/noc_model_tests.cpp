@@ -16,6 +16,7 @@
 #include "noc/endpoint.h"
 #include "noc/routing.h"
 #include "spec/noc_spec.h"
+#include "test_support.h"
 #include "util/rng.h"
 
 using namespace tpugen;
@@ -23,10 +24,7 @@ using namespace tpugen::noc;
 
 namespace {
 
-const NocSpec& spec() {
-  static const NocSpec s = load_noc_spec(TPUGEN_SOURCE_DIR "/spec/noc.yaml");
-  return s;
-}
+const NocSpec& spec() { return test::shipped_noc_spec(); }
 
 const Codec& codec() {
   static const Codec c(spec());
@@ -395,21 +393,6 @@ TEST_CASE("noc model: FIFOs of depth 2, YX routing, and 1x1 and 1x6 meshes deliv
 TEST_CASE("noc model: an injection at a node outside the mesh is refused", "[noc][model]") {
   const std::vector<Injection> traffic{{0, 6, data_flit({0, 0}, {0, 0}, 0)}};
   CHECK_THROWS_WITH(run_mesh_model(spec(), params(3, 2), traffic, {}), Catch::Contains("injection 0 is at node 6"));
-}
-
-// Not run by default: ./build/tests/tpugen_unit_tests "[noc][bench]" prints
-// the model's speed at full uniform load (every node offers a flit every cycle).
-TEST_CASE("noc model: cycles per second at full uniform load", "[.][noc][bench]") {
-  for (const auto& [side, per_node] : {std::pair{4, 20000}, std::pair{16, 1000}}) {
-    const Mesh m{side, side};
-    const auto traffic = uniform_flood(m, per_node, 1);
-    const RunLog log = run_mesh_model(spec(), params(side, side), traffic, {});
-    CHECK(log.status == "done");
-    WARN(side << "x" << side << ": " << log.cycles << " cycles, " << traffic.size() << " flits in "
-              << log.sim_seconds << " s: " << log.cycles_per_second << " cycles/s, "
-              << static_cast<double>(traffic.size()) / static_cast<double>(log.cycles) / m.nodes()
-              << " flits/node/cycle");
-  }
 }
 
 TEST_CASE("noc model: equals the RTL transcribed signal by signal, cycle for cycle", "[noc][model]") {

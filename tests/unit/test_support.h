@@ -20,6 +20,7 @@
 #include "isa/instr.h"
 #include "model/core/gemm_job.h"
 #include "model/core/operands.h"
+#include "spec/noc_spec.h"
 #include "spec/spec.h"
 #include "util/process.h"
 
@@ -29,6 +30,12 @@ inline std::string spec_path() { return TPUGEN_SOURCE_DIR "/spec/tinytpu_isa.yam
 
 inline const Spec& shipped_spec() {
   static const Spec spec = load_spec(spec_path());
+  return spec;
+}
+
+/// spec/noc.yaml, loaded once.
+inline const NocSpec& shipped_noc_spec() {
+  static const NocSpec spec = load_noc_spec(TPUGEN_SOURCE_DIR "/spec/noc.yaml");
   return spec;
 }
 
