@@ -22,11 +22,11 @@ std::string value_notes(const NocField& f) {
   return s;
 }
 
-void layout_table(std::string& o, const NocLayout& l, bool with_notes = true) {
+void layout_table(std::string& o, const NocLayout& l) {
   Table t({"bits", "field", "meaning"});
   for (const auto& f : l.fields) {
     std::string meaning = f.role;
-    if (with_notes && !value_notes(f).empty()) meaning += fmt::format(" ({})", value_notes(f));
+    if (!value_notes(f).empty()) meaning += fmt::format(" ({})", value_notes(f));
     t.row({bits_text(f.msb, f.lsb), fmt::format("`{}`", f.name), meaning});
     for (const auto& fl : f.flags)
       t.row({bits_text(f.lsb + fl.bit, f.lsb + fl.bit), fmt::format("`{}.{}`", f.name, fl.name),

@@ -26,9 +26,7 @@ std::string channel_name(const NocSpec& spec, Coord c, int port) {
 }  // namespace
 
 std::string dimension_order(const NocSpec& spec, const std::string& name) {
-  bool listed = false;
-  for (const auto& r : spec.routings) listed = listed || r.name == name;
-  if (!listed) throw Error("noc.param", fmt::format("the spec lists no routing '{}'", name), SourceLoc{spec.path});
+  if (!spec.routing(name)) throw Error("noc.param", fmt::format("the spec lists no routing '{}'", name), SourceLoc{spec.path});
   if (name == "xy" || name == "yx") return name;
   throw Error("noc.spec", fmt::format("routing {} has no meaning in gen/noc/routing.cpp", name), SourceLoc{spec.path});
 }

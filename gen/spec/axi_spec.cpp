@@ -19,10 +19,7 @@ constexpr std::string_view kSpec = "axi.spec";
 bool power_of_two(std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
 
 int bounded(YamlMap& m, const std::string& key, std::int64_t lo, std::int64_t hi) {
-  const std::int64_t v = m.integer(key);
-  if (v < lo || v > hi)
-    throw Error(std::string(kSpec), fmt::format("'{}' is {}; it must be {} .. {}", key, v, lo, hi), m.loc(key));
-  return static_cast<int>(v);
+  return static_cast<int>(m.integer_in(key, lo, hi, kSpec));
 }
 
 FieldAccess parse_access(const std::string& word, const SourceLoc& where) {

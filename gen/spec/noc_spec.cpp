@@ -16,14 +16,20 @@ namespace {
 
 constexpr std::string_view kSpec = "noc.spec";
 
+/// The entry of a list of the spec with that name, or nullptr.
+template <typename List>
+const typename List::value_type* by_name(const List& list, std::string_view n) {
+  for (const auto& e : list)
+    if (e.name == n) return &e;
+  return nullptr;
+}
+
 [[noreturn]] void fail(const std::string& message, const SourceLoc& where) {
   throw Error(std::string(kSpec), message, where);
 }
 
 std::int64_t bounded(YamlMap& m, const std::string& key, std::int64_t lo, std::int64_t hi) {
-  const std::int64_t v = m.integer(key);
-  if (v < lo || v > hi) fail(fmt::format("'{}' is {}; it must be {} .. {}", key, v, lo, hi), m.loc(key));
-  return v;
+  return m.integer_in(key, lo, hi, kSpec);
 }
 
 /// `bits: [msb, lsb]` within [0, frame_bits).
@@ -200,9 +206,7 @@ NocParameter read_parameter(const YAML::Node& n, const std::string& file, const 
       fail(fmt::format("parameter {}: choices must name a list of the spec (routings), not '{}'", p.name, p.choices),
            m.loc("choices"));
     p.default_choice = m.str("default");
-    bool known = false;
-    for (const auto& r : s.routings) known = known || r.name == p.default_choice;
-    if (!known) fail(fmt::format("parameter {}: default '{}' is none of {}", p.name, p.default_choice, p.choices),
+    if (!by_name(s.routings, p.default_choice)) fail(fmt::format("parameter {}: default '{}' is none of {}", p.name, p.default_choice, p.choices),
                      m.loc("default"));
   } else {
     p.default_value = value("default");
@@ -304,19 +308,12 @@ void validate(const NocSpec& s) {
   for (const char* p : {"NX", "NY", "DEPTH", "ROUTING"}) (void)s.require_parameter(p);
 }
 
+
 }  // namespace
 
-const NocFlag* NocField::flag(std::string_view n) const {
-  for (const auto& f : flags)
-    if (f.name == n) return &f;
-  return nullptr;
-}
+const NocFlag* NocField::flag(std::string_view n) const { return by_name(flags, n); }
 
-const NocSubfield* NocField::subfield(std::string_view n) const {
-  for (const auto& f : element)
-    if (f.name == n) return &f;
-  return nullptr;
-}
+const NocSubfield* NocField::subfield(std::string_view n) const { return by_name(element, n); }
 
 std::uint64_t NocField::effective(std::uint64_t raw) const {
   if (raw == 0 && zero_means) return *zero_means;
@@ -324,17 +321,11 @@ std::uint64_t NocField::effective(std::uint64_t raw) const {
   return raw;
 }
 
-const NocField* NocLayout::field(std::string_view n) const {
-  for (const auto& f : fields)
-    if (f.name == n) return &f;
-  return nullptr;
-}
+const NocField* NocLayout::field(std::string_view n) const { return by_name(fields, n); }
 
-const NocCode* NocSpec::type(std::string_view n) const {
-  for (const auto& t : types)
-    if (t.name == n) return &t;
-  return nullptr;
-}
+const NocCode* NocSpec::type(std::string_view n) const { return by_name(types, n); }
+
+const NocCode* NocSpec::routing(std::string_view n) const { return by_name(routings, n); }
 
 const NocCode* NocSpec::type_of(std::uint32_t code) const {
   for (const auto& t : types)
@@ -347,12 +338,6 @@ template <typename T>
 const T& require(const T* found, std::string_view what, std::string_view name, const std::string& path) {
   if (!found) fail(fmt::format("the spec has no {} '{}'", what, name), SourceLoc{path});
   return *found;
-}
-template <typename List>
-const typename List::value_type* by_name(const List& list, std::string_view n) {
-  for (const auto& e : list)
-    if (e.name == n) return &e;
-  return nullptr;
 }
 }  // namespace
 
@@ -516,9 +501,7 @@ std::vector<std::pair<std::string, std::string>> NocParams::listing() const { re
 
 NocParams resolve_noc_params(const NocSpec& spec, const std::map<std::string, std::string>& overrides) {
   for (const auto& [name, value] : overrides) {
-    bool known = false;
-    for (const auto& p : spec.parameters) known = known || p.name == name;
-    if (!known) throw Error("noc.param", fmt::format("the NoC has no parameter '{}'", name), SourceLoc{spec.path});
+    if (!by_name(spec.parameters, name)) throw Error("noc.param", fmt::format("the NoC has no parameter '{}'", name), SourceLoc{spec.path});
   }
   NocParams out;
   for (const auto& p : spec.parameters) {
@@ -526,12 +509,8 @@ NocParams resolve_noc_params(const NocSpec& spec, const std::map<std::string, st
     if (p.is_choice()) {
       std::string v = it == overrides.end() ? p.default_choice : it->second;
       std::string names;
-      bool known = false;
-      for (const auto& r : spec.routings) {
-        known = known || r.name == v;
-        names += (names.empty() ? "" : ", ") + r.name;
-      }
-      if (!known)
+      for (const auto& r : spec.routings) names += (names.empty() ? "" : ", ") + r.name;
+      if (!spec.routing(v))
         throw Error("noc.param", fmt::format("{} '{}' is none of {}", p.name, v, names), p.loc);
       out.choices_[p.name] = v;
       out.order_.emplace_back(p.name, v);

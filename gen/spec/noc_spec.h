@@ -158,6 +158,7 @@ struct NocSpec {
   /// what needed the name, so code that relies on a spec name says so.
   [[nodiscard]] const NocCode* type(std::string_view name) const;
   [[nodiscard]] const NocCode* type_of(std::uint32_t code) const;
+  [[nodiscard]] const NocCode* routing(std::string_view name) const;
   [[nodiscard]] const NocCode& require_type(std::string_view name) const;
   [[nodiscard]] const NocLayout* payload(std::string_view name) const;
   [[nodiscard]] const NocLayout& require_payload(std::string_view name) const;
@@ -188,7 +189,7 @@ class NocParams {
   [[nodiscard]] int ny() const { return static_cast<int>((*this)["NY"]); }
   [[nodiscard]] int depth() const { return static_cast<int>((*this)["DEPTH"]); }
   [[nodiscard]] const std::string& routing() const { return choice("ROUTING"); }
-  /// Every parameter in spec order, as "NAME=value" text values.
+  /// Every parameter in spec order: its name and its value as text.
   [[nodiscard]] std::vector<std::pair<std::string, std::string>> listing() const;
 
  private:

@@ -58,6 +58,13 @@ std::int64_t YamlMap::integer(const std::string& key) {
   }
 }
 
+std::int64_t YamlMap::integer_in(const std::string& key, std::int64_t lo, std::int64_t hi, std::string_view rule) {
+  const std::int64_t v = integer(key);
+  if (v < lo || v > hi)
+    throw Error(std::string(rule), fmt::format("'{}' is {}; it must be {} .. {}", key, v, lo, hi), loc(key));
+  return v;
+}
+
 std::optional<std::int64_t> YamlMap::integer_opt(const std::string& key) {
   used_.insert(key);
   if (!has(key)) return std::nullopt;

@@ -30,6 +30,9 @@ class YamlMap {
   [[nodiscard]] std::string str_or(const std::string& key, const std::string& fallback);
   [[nodiscard]] std::int64_t integer(const std::string& key);
   [[nodiscard]] std::optional<std::int64_t> integer_opt(const std::string& key);
+  /// An integer in lo .. hi; Error(rule) naming the key, the value and the range otherwise.
+  [[nodiscard]] std::int64_t integer_in(const std::string& key, std::int64_t lo, std::int64_t hi,
+                                        std::string_view rule);
   [[nodiscard]] bool boolean_or(const std::string& key, bool fallback);
   /// An expression; scalars that look like numbers are expressions too.
   [[nodiscard]] Expr expr(const std::string& key);

@@ -18,14 +18,8 @@ namespace {
 
 const std::string kSpecPath = TPUGEN_SOURCE_DIR "/spec/axi_top.yaml";
 
-/// The shipped spec with one line replaced (it must be there).
-std::string edited(const std::string& from, const std::string& to) {
-  std::string text = test::read_text(kSpecPath);
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  return text;
-}
+/// The shipped spec with one piece of text replaced (it must be there).
+std::string edited(const std::string& from, const std::string& to) { return test::edited_text(kSpecPath, from, to); }
 
 std::string rule_of(const std::string& text) {
   try {

@@ -21,13 +21,7 @@ const NocSpec& shipped() {
 }
 
 /// The shipped spec with one piece of text replaced (it must be there).
-std::string edited(const std::string& from, const std::string& to) {
-  std::string text = test::read_text(kPath);
-  const auto at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  text.replace(at, from.size(), to);
-  return text;
-}
+std::string edited(const std::string& from, const std::string& to) { return test::edited_text(kPath, from, to); }
 
 /// The rule of the error loading `text` raises, with its location checked.
 std::string rule_of(const std::string& text) {

@@ -46,6 +46,16 @@ inline std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+/// A file's text with one piece replaced (it must be there): a spec edited
+/// to break one rule.
+inline std::string edited_text(const std::string& path, const std::string& from, const std::string& to) {
+  std::string text = read_text(path);
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  text.replace(at, from.size(), to);
+  return text;
+}
+
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
   f << text;

@@ -21,13 +21,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-/// What the spec says a routing does.
-std::string routing_role(const NocSpec& s, const std::string& name) {
-  for (const auto& r : s.routings)
-    if (r.name == name) return r.role;
-  return {};
-}
-
 /// `localparam <type> NAME = value;  // comment` lines, aligned.
 class Localparams {
  public:
@@ -84,10 +77,9 @@ void field_params(Localparams& lp, const std::string& prefix, const NocField& f)
   }
 }
 
+/// The port whose step is (dx, dy), or the local one for (0, 0) (noc/routing.h).
 const NocPort& port_by_step(const NocSpec& s, int dx, int dy) {
-  for (const auto& p : s.ports)
-    if (dx == 0 && dy == 0 ? p.local : (!p.local && p.dx == dx && p.dy == dy)) return p;
-  throw Error("noc.spec", fmt::format("no port steps by ({}, {})", dx, dy));
+  return s.ports[static_cast<std::size_t>(noc::port_of_step(s, dx, dy))];
 }
 
 /// "tpu_noc_pkg::NAME".
@@ -206,7 +198,7 @@ module tpu_noc_route #(
   always_comb begin
     port_o = '0;
 )",
-                   ctx.params().routing(), routing_role(s, ctx.params().routing()));
+                   ctx.params().routing(), s.routing(ctx.params().routing())->role);
   // The deliberate defect noc_yx_at_node: the router at (1, 1) takes the
   // dimensions the other way round.
   if (ctx.inject_bug() == "noc_yx_at_node") {

@@ -14,8 +14,9 @@ namespace tpugen::noc {
 /// The threshold for a busy probability p in 0 .. 1: busy when a draw is below it.
 constexpr std::uint64_t busy_threshold(double p) {
   if (p <= 0.0) return 0;
-  if (p >= 1.0) return ~std::uint64_t{0};
-  return static_cast<std::uint64_t>(p * 18446744073709551616.0);
+  const double scaled = p * 18446744073709551616.0;  // p * 2^64
+  if (p >= 1.0 || scaled >= 18446744073709551616.0) return ~std::uint64_t{0};  // a p just below 1 rounds to 2^64
+  return static_cast<std::uint64_t>(scaled);
 }
 
 /// Is node `node`'s ejection port busy in `cycle`?
