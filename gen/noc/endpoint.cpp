@@ -6,12 +6,23 @@
 
 namespace tpugen::noc {
 
+namespace {
+
+/// The bit of rsvd that marks a flit for another mesh (the spec's rsvd.REMOTE).
+int remote_bit(const NocSpec& s) {
+  const NocFlag* f = s.require_header("rsvd").flag("REMOTE");
+  if (!f) throw Error("noc.spec", "the header's rsvd has no flag REMOTE (the remote-mesh marker)", s.require_header("rsvd").loc);
+  return f->bit;
+}
+
+}  // namespace
+
 bool breaks_rule(const Codec& codec, std::string_view rule, const Header& h, const Endpoint& at) {
   const NocSpec& s = codec.spec();
-  const int rsvd_bits = s.require_header("rsvd").width();
+
   if (rule == "DST_OUTSIDE_MESH") return static_cast<int>(h.dst_x) >= at.nx || static_cast<int>(h.dst_y) >= at.ny;
   if (rule == "RESERVED_TYPE") return s.reserved_types.contains(h.type);
-  if (rule == "REMOTE_MESH") return ((h.rsvd >> (rsvd_bits - 1)) & 1U) != 0;  // rsvd's top bit: the remote-mesh marker
+  if (rule == "REMOTE_MESH") return ((h.rsvd >> remote_bit(s)) & 1U) != 0;
   if (rule == "RSVD_ON_CU_INST") return h.type == s.require_type("CU_INST").code && h.rsvd != 0;
   if (rule == "SRC_NOT_SENDER") return h.src() != at.at;
   throw Error("noc.spec", fmt::format("error rule {} has no meaning in gen/noc/endpoint.cpp", rule),

@@ -110,7 +110,9 @@ TEST_CASE("noc spec: malformed specs are refused with file:line and a rule", "[n
   CHECK(rule_of(edited("{name: addr, bits: [255, 216]", "{name: addr, bits: [256, 216]")) == "noc.spec");
   CHECK(rule_of(edited("{name: len, bits: [215, 208]", "{name: len, bits: [216, 208]")) == "noc.spec");
   // A header bit no field covers.
-  CHECK(rule_of(edited("{name: rsvd,  bits: [258, 256]", "{name: rsvd,  bits: [258, 257]")) == "noc.spec");
+  CHECK(rule_of(edited("bits: [258, 256]", "bits: [258, 257]")) == "noc.spec");
+  // A flag past its field (rsvd.REMOTE at bit 3 of a 3-bit field).
+  CHECK(rule_of(edited("{name: REMOTE, bit: 2", "{name: REMOTE, bit: 3")) == "noc.spec");
   // A coordinate that is not pos_width bits.
   CHECK(rule_of(edited("pos_width: 4", "pos_width: 5")) == "noc.spec");
   // Codes: a duplicate, one in the reserved range, one neither type nor reserved.

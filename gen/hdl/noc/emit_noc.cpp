@@ -220,7 +220,7 @@ std::string emit_tpu_noc_check(const NocContext& ctx) {
   const std::map<std::string, std::string> conditions = {
       {"DST_OUTSIDE_MESH", "(32'(dst_x) >= tpu_noc_pkg::NX) || (32'(dst_y) >= tpu_noc_pkg::NY)"},
       {"RESERVED_TYPE", "(type_q >= tpu_noc_pkg::TYPE_RESERVED_FROM) && (type_q <= tpu_noc_pkg::TYPE_RESERVED_TO)"},
-      {"REMOTE_MESH", "rsvd[tpu_noc_pkg::RSVD_W-1]"},
+      {"REMOTE_MESH", "rsvd[tpu_noc_pkg::RSVD_REMOTE_BIT]"},
       {"RSVD_ON_CU_INST", "(type_q == tpu_noc_pkg::TYPE_CU_INST) && (rsvd != '0)"},
       {"SRC_NOT_SENDER", "(32'(src_x) != X) || (32'(src_y) != Y)"},
   };
