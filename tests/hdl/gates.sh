@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gates.sh TPUGEN WORKDIR [--noc] [--yosys-coarse] [parameter flags...]
+# gates.sh TPUGEN WORKDIR [--noc] [--yosys-coarse|--yosys-front] [parameter flags...]
 # The portability gates on one generated configuration: Verilator -Wall lint
 # with no warning (with and without the simulation-only assertions,
 # -DTPU_ASSERT), Yosys 0.23 (read_verilog -sv, hierarchy -check, proc,
@@ -9,13 +9,20 @@
 # fine stage (techmap and ABC, most of its time on a large configuration):
 # the front end, the coarse passes and the latch check still run; the full
 # synth runs on the smaller configurations and in the synth.* tests.
+# --yosys-front runs no synth at all: the front end, proc (which is where a
+# latch would be inferred), `check -assert` (combinational loops, undriven and
+# multiply-driven nets) and the latch check. For a fabric of many routers whose
+# one router the smaller mesh's full synth and the synth.noc_* tests cover.
 # --noc gates a NoC fabric (`tpugen noc gen`, top tpu_noc_mesh) instead.
 set -euo pipefail
 tpugen="$1"; work="$2"; shift 2
 gen=(gen)
 if [ "${1:-}" = "--noc" ]; then gen=(noc gen); shift; fi
-synth_stage=""
-if [ "${1:-}" = "--yosys-coarse" ]; then synth_stage="-run begin:fine"; shift; fi
+yosys_stage=full
+case "${1:-}" in
+  --yosys-coarse) yosys_stage=coarse; shift ;;
+  --yosys-front) yosys_stage=front; shift ;;
+esac
 rm -rf "$work"; mkdir -p "$work"
 "$tpugen" "${gen[@]}" "$@" --out "$work/rtl" > "$work/gen.log"
 cd "$work/rtl"
@@ -30,9 +37,14 @@ verilator --lint-only -Wall -DTPU_ASSERT --top-module "$top" "${files[@]}" 2>&1 
 if grep -q "%Warning\|%Error" ../verilator_assert.log; then echo "gates.sh: Verilator reported warnings with -DTPU_ASSERT" >&2; exit 1; fi
 
 echo "== yosys"
+case "$yosys_stage" in
+  full) synth="synth -top $top;" ;;
+  coarse) synth="synth -top $top -run begin:fine;" ;;
+  front) synth="" ;;
+esac
 reads=""
 for f in "${files[@]}"; do reads="$reads read_verilog -sv $f;"; done
-yosys -q -l ../yosys.log -p "$reads hierarchy -check -top $top; proc; check -assert; synth -top $top $synth_stage; select -assert-none t:\$dlatch* t:\$_DLATCH*; stat" > /dev/null
+yosys -q -l ../yosys.log -p "$reads hierarchy -check -top $top; proc; check -assert; $synth select -assert-none t:\$dlatch* t:\$_DLATCH*; stat" > /dev/null
 if grep -qi "warning" ../yosys.log; then grep -i warning ../yosys.log; echo "gates.sh: Yosys reported warnings" >&2; exit 1; fi
 grep -A40 "=== $top ===\|=== design hierarchy ===" ../yosys.log | tail -40
 
