@@ -82,6 +82,7 @@ struct NocRunOpts {
   std::string json, trace, inject, wave, work_dir;
   double backpressure = 0.0;
   std::uint64_t watchdog = noc::RunConditions{}.watchdog;
+  bool no_assert = false;
   RtlEngineFlags rtl;
 };
 
@@ -157,7 +158,8 @@ int run_noc_run(const NocSpec& spec, const NocOpts& o, const NocRunOpts& r) {
 
   std::optional<noc::RunLog> rtl_log, model_log;
   if (use_rtl) {
-    const auto sim = sim::ensure_noc_simulator(nctx, r.rtl.cache_root(), print_build_progress, !r.wave.empty());
+    const auto sim = sim::ensure_noc_simulator(nctx, r.rtl.cache_root(), print_build_progress,
+                                               {.waveform = !r.wave.empty(), .assertions = !r.no_assert});
     rtl_log = sim::run_noc_rtl(sim, codec, mesh, traffic, cond, {r.wave, r.work_dir});
   }
   if (use_model) model_log = noc::run_mesh_model(spec, params, traffic, cond);
@@ -213,6 +215,7 @@ struct NocBenchOpts {
   std::string json, plot;
   std::uint64_t seed = 1;
   std::uint64_t warmup = 500, window = 2000;  ///< cycles before measuring, and measured
+  bool no_assert = false;
   RtlEngineFlags rtl;
 };
 
@@ -225,7 +228,8 @@ int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b) 
              "of warm-up over {} cycles\n",
              mesh.nx, mesh.ny, params.depth(), params.routing(), b.engine, b.warmup, b.window);
   std::filesystem::path sim;
-  if (b.engine == "rtl") sim = sim::ensure_noc_simulator(nctx, b.rtl.cache_root(), print_build_progress);
+  if (b.engine == "rtl")
+    sim = sim::ensure_noc_simulator(nctx, b.rtl.cache_root(), print_build_progress, {.assertions = !b.no_assert});
   noc::RunConditions cond;
   cond.seed = b.seed;
   cond.max_cycles = b.rtl.max_cycles;
@@ -293,12 +297,15 @@ int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b) 
   const double bound = noc::uniform_bisection_bound(mesh);
   fmt::print("uniform saturation {:.3f} flits/node/cycle = {:.1f}% of the bisection bound {:.3f} (4 / max(NX, NY))\n",
              uniform_sat, 100.0 * uniform_sat / bound, bound);
+  const std::string engine = b.engine == "rtl" ? fmt::format("rtl, assertions {}", b.no_assert ? "off" : "on")
+                                               : b.engine;
   fmt::print("simulation: {:.0f} cycles/s at full uniform load, {:.0f} cycles/s over the whole bench ({})\n",
-             full_load_cps, sim_seconds > 0 ? sim_cycles / sim_seconds : 0.0, b.engine);
+             full_load_cps, sim_seconds > 0 ? sim_cycles / sim_seconds : 0.0, engine);
 
   nlohmann::ordered_json j;
   j["mesh"] = {{"nx", mesh.nx}, {"ny", mesh.ny}, {"depth", params.depth()}, {"routing", params.routing()}};
   j["engine"] = b.engine;
+  if (b.engine == "rtl") j["assertions"] = !b.no_assert;
   j["warmup"] = b.warmup;
   j["window"] = b.window;
   j["zero_load_latency_per_hop"] = z.slope;
@@ -476,6 +483,9 @@ Command noc_command() {
             run->add_option("--inject", r->inject,
                             "send these flits instead (JSON lines: cycle, node [x, y], header fields, payload hex)");
             run->add_option("--wave", r->wave, "write an FST waveform of the RTL run");
+            run->add_flag("--no-assert", r->no_assert,
+                          "build the RTL simulator without the RTL's assertions (faster; the scoreboard still "
+                          "checks every flit)");
             run->add_option("--work-dir", r->work_dir,
                             "keep the RTL run's files here (the traffic, the simulator's log of every event)");
             add_rtl_cache_flags(*run, r->rtl, "RTL engine");
@@ -494,6 +504,8 @@ Command noc_command() {
             bench->add_option("--window", b->window, "cycles measured")->capture_default_str();
             bench->add_option("--json", b->json, "write the figures as JSON");
             bench->add_option("--plot", b->plot, "draw the latency-versus-offered-load curves (PNG, matplotlib)");
+            bench->add_flag("--no-assert", b->no_assert,
+                            "build the RTL simulator without the RTL's assertions (faster; every run is still scored)");
             add_rtl_cache_flags(*bench, b->rtl, "RTL engine");
 
             auto fz = std::make_shared<NocFuzzOpts>();

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "hdl/noc/noc_generate.h"
@@ -35,45 +38,69 @@ void write_traffic(const fs::path& path, const noc::Codec& codec, const std::vec
 
 /// The harness's log (noc_wire.h) into a RunLog.
 noc::RunLog read_log(const fs::path& path, const noc::Codec& codec, const noc::Mesh& mesh, std::size_t injections) {
-  std::ifstream f(path);
-  if (!f) throw Error("rtl.run", fmt::format("the simulator wrote no log '{}'", path.string()));
+  namespace wire = tpusim::noc_wire;
+  const std::string bytes = read_file(path, "rtl.run");
+  const std::size_t words = bytes.size() / 8;
+  if (bytes.size() % 8 != 0)
+    throw Error("rtl.run", fmt::format("the simulator's log '{}' is cut short ({} bytes)", path.string(), bytes.size()));
+  const auto word = [&](std::size_t i) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, bytes.data() + 8 * i, 8);
+    return w;
+  };
+  const int bits = codec.flit_bits();
+  const std::size_t flit_words = static_cast<std::size_t>((bits + 63) / 64);
+  const auto& ports = codec.spec().ports;
   noc::RunLog log;
   log.accepted.assign(injections, noc::kNever);
-  std::string line, word;
   bool ended = false;
-  std::size_t lineno = 0;
-  while (std::getline(f, line)) {
-    ++lineno;
-    std::istringstream ss(line);
-    ss >> word;
-    auto bad = [&]() {
-      return Error("rtl.run", fmt::format("{}:{}: the simulator's log has a line it should not: {}", path.string(),
-                                          lineno, line));
+  for (std::size_t i = 0, record = 0; i < words && !ended; ++record) {
+    const std::uint64_t tag = word(i);
+    const std::size_t size = tag == wire::kEject ? 3 + flit_words : tag == wire::kEnd ? 4 : 3;
+    auto bad = [&](std::string_view what) {
+      return Error("rtl.run", fmt::format("the simulator's log '{}': record {} (word {}, tag {}) {}", path.string(),
+                                          record, i, tag, what));
     };
-    if (word == "accept") {
-      std::uint64_t index = 0, cycle = 0;
-      if (!(ss >> index >> cycle) || index >= injections) throw bad();
-      log.accepted[index] = cycle;
-    } else if (word == "eject") {
-      noc::Ejection e;
-      std::string hex;
-      if (!(ss >> e.cycle >> e.node >> hex)) throw bad();
-      e.flit = codec.from_hex(hex, "an ejected flit");
-      log.ejections.push_back(e);
-    } else if (word == "stuck") {
-      int node = 0;
-      std::string port;
-      if (!(ss >> node >> port)) throw bad();
-      const noc::Coord c = mesh.coord(node);
-      log.stuck.push_back(fmt::format("router ({},{}) input {}", c.x, c.y, port));
-    } else if (word == "end") {
-      if (!(ss >> log.status >> log.cycles >> log.sim_seconds)) throw bad();
-      ended = true;
-    } else {
-      throw bad();
+    if (i + size > words) throw bad("is cut short");
+    const std::uint64_t a = word(i + 1), b = word(i + 2);
+    switch (tag) {
+      case wire::kAccept:
+        if (a >= injections) throw bad("names an injection the traffic does not have");
+        log.accepted[a] = b;
+        break;
+      case wire::kEject: {
+        noc::Ejection e;
+        e.cycle = a;
+        e.node = static_cast<int>(b);
+        if (b >= static_cast<std::uint64_t>(mesh.nodes())) throw bad("names a node outside the mesh");
+        for (std::size_t k = 0; k < flit_words; ++k) {
+          const int width = std::min(64, bits - static_cast<int>(64 * k));
+          const std::uint64_t w = word(i + 3 + k);
+          if (width < 64 && (w >> width) != 0) throw bad("holds a flit wider than the spec's");
+          e.flit.set_bits(static_cast<int>(64 * k), width, w);
+        }
+        log.ejections.push_back(e);
+        break;
+      }
+      case wire::kStuck: {
+        if (a >= static_cast<std::uint64_t>(mesh.nodes()) || b >= ports.size()) throw bad("names no router port");
+        const noc::Coord c = mesh.coord(static_cast<int>(a));
+        log.stuck.push_back(fmt::format("router ({},{}) input {}", c.x, c.y, ports[b].name));
+        break;
+      }
+      case wire::kEnd:
+        if (a >= std::size(wire::kStatusNames)) throw bad("has a status the harness does not write");
+        log.status = wire::kStatusNames[a];
+        log.cycles = b;
+        log.sim_seconds = static_cast<double>(word(i + 3)) * 1e-9;
+        ended = true;
+        break;
+      default:
+        throw bad("has a tag the harness does not write");
     }
+    i += size;
   }
-  if (!ended) throw Error("rtl.run", fmt::format("the simulator's log '{}' has no end line", path.string()));
+  if (!ended) throw Error("rtl.run", fmt::format("the simulator's log '{}' has no end record", path.string()));
   log.cycles_per_second = log.sim_seconds > 0 ? static_cast<double>(log.cycles) / log.sim_seconds : 0.0;
   return log;
 }
@@ -81,17 +108,14 @@ noc::RunLog read_log(const fs::path& path, const noc::Codec& codec, const noc::M
 }  // namespace
 
 std::string noc_config_header(const hdl::NocContext& ctx) {
-  std::string names;
-  for (const auto& p : ctx.spec().ports) names += fmt::format("{}\"{}\"", names.empty() ? "" : ", ", p.name);
   return fmt::format(
       "// noc_config.h: the NoC harness's configuration, written by tpugen (tb/sim/noc_engine.cpp).\n"
       "#pragma once\n#include \"Vtpu_noc_mesh.h\"\n\nnamespace noc_config {{\n"
       "using Dut = Vtpu_noc_mesh;\n"
       "constexpr int kNx = {};\nconstexpr int kNy = {};\nconstexpr int kNodes = {};\n"
-      "constexpr int kPorts = {};\nconstexpr int kFlitBits = {};\n"
-      "constexpr const char* kPortNames[] = {{{}}};\n}}  // namespace noc_config\n",
+      "constexpr int kPorts = {};\nconstexpr int kFlitBits = {};\n}}  // namespace noc_config\n",
       ctx.params().nx(), ctx.params().ny(), ctx.params().nx() * ctx.params().ny(), ctx.spec().ports.size(),
-      ctx.spec().flit_bits(), names);
+      ctx.spec().flit_bits());
 }
 
 Harness noc_harness(bool waveform) {
@@ -107,7 +131,7 @@ Harness noc_harness(bool waveform) {
 }
 
 fs::path ensure_noc_simulator(const hdl::NocContext& ctx, const fs::path& build_root, const BuildProgress& progress,
-                              bool waveform) {
+                              const NocSimOptions& options) {
   SimBuildSpec spec;
   spec.populate = [&ctx](const fs::path& dir) {
     hdl::generate_noc(ctx, dir.string());
@@ -117,15 +141,18 @@ fs::path ensure_noc_simulator(const hdl::NocContext& ctx, const fs::path& build_
   for (const auto& [name, v] : ctx.params().listing()) spec.key_text += fmt::format("param {}={}\n", name, v);
   spec.key_text += fmt::format("inject_bug={}\n", ctx.inject_bug());
   spec.top = "tpu_noc_mesh";
-  spec.harness = noc_harness(waveform);
+  spec.harness = noc_harness(options.waveform);
+  spec.assertions = options.assertions;
   // The harness includes util/rng.h, which is C++20. The mesh's wide flits
-  // run about three times faster compiled at -O2 than at Verilator's default
-  // -Os (measured on the 4 x 4 mesh at full load).
+  // run about three times faster with the model's C++ compiled at -O2
+  // (OPT_FAST) than at Verilator's default -Os (measured on the 4 x 4 mesh
+  // at full load); -O3 is Verilator's own optimisation level.
   spec.extra_flags = {"-CFLAGS", "-std=c++20", "-O3", "-MAKEFLAGS", "OPT_FAST=-O2"};
   spec.description = fmt::format("the {}x{} NoC mesh, DEPTH={}{}", ctx.params().nx(), ctx.params().ny(),
                                  ctx.params().depth(),
                                  ctx.inject_bug().empty() ? "" : fmt::format(" with defect {}", ctx.inject_bug()));
-  if (waveform) spec.description += ", with waveforms";
+  if (options.waveform) spec.description += ", with waveforms";
+  if (!options.assertions) spec.description += ", without assertions";
   return cached_sim_build(build_root, spec, progress);
 }
 
@@ -137,7 +164,7 @@ noc::RunLog run_noc_rtl(const fs::path& sim, const noc::Codec& codec, const noc:
   write_traffic(dir / "traffic.bin", codec, traffic);
   ProcessSpec run;
   run.argv = {sim.string(),   "--traffic",    (dir / "traffic.bin").string(),
-              "--log",        (dir / "events.log").string(),
+              "--log",        (dir / "events.bin").string(),
               "--busy",       fmt::format("{}", noc::busy_threshold(cond.eject_busy)),
               "--seed",       fmt::format("{}", cond.seed),
               "--max-cycles", fmt::format("{}", cond.max_cycles),
@@ -151,10 +178,10 @@ noc::RunLog run_noc_rtl(const fs::path& sim, const noc::Codec& codec, const noc:
   run.rule = "rtl.run";
   const ProcessResult ran = run_process(run);
   if (ran.interrupted()) throw Error("rtl.interrupted", fmt::format("{} was interrupted (SIGINT)", sim.string()));
-  if (!fs::exists(dir / "events.log"))
+  if (!fs::exists(dir / "events.bin"))
     throw Error("rtl.run",
                 fmt::format("{} exited with {} and wrote no log:\n{}", sim.string(), ran.describe(), ran.output));
-  noc::RunLog log = read_log(dir / "events.log", codec, mesh, traffic.size());
+  noc::RunLog log = read_log(dir / "events.bin", codec, mesh, traffic.size());
   if (log.status == "assertion") {
     std::istringstream out(ran.output);
     std::string line;

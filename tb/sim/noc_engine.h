@@ -18,18 +18,24 @@
 namespace tpugen::sim {
 
 /// The harness's configuration header (noc_config.h): the mesh's size, the
-/// flit's width and the port names, from the context.
+/// flit's width and the number of ports, from the context.
 std::string noc_config_header(const hdl::NocContext& ctx);
 
 /// The NoC harness: noc_main.cpp and what it includes; with `waveform`,
 /// built with FST tracing (a separate, slower simulator).
 Harness noc_harness(bool waveform);
 
+/// How a NoC simulator is built.
+struct NocSimOptions {
+  bool waveform = false;   ///< with FST tracing (a separate, slower simulator)
+  bool assertions = true;  ///< the RTL's assertions compiled in; off: faster, the scoreboard still checks every flit
+};
+
 /// Generate the fabric (hdl::generate_noc) and build its simulator, cached
-/// by the spec's hash, the parameters, the defect, the tpugen version and the
-/// contents of everything compiled. Returns the simulator's path.
+/// by the spec's hash, the parameters, the defect, the tpugen version, the
+/// options and the contents of everything compiled. Returns its path.
 std::filesystem::path ensure_noc_simulator(const hdl::NocContext& ctx, const std::filesystem::path& build_root,
-                                           const BuildProgress& progress, bool waveform = false);
+                                           const BuildProgress& progress, const NocSimOptions& options = {});
 
 struct NocRtlOptions {
   std::string trace;     ///< an FST file to write (a simulator built with the waveform), or empty

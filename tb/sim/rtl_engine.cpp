@@ -264,12 +264,13 @@ std::vector<fs::path> harness_sources() {
   return files;
 }
 
-std::vector<std::string> verilator_model_args() {
+std::vector<std::string> verilator_model_args(bool assertions) {
   // Every register and memory starts random (+verilator+rand+reset+2 at run
   // time, or VerilatedContext::randReset(2)), never silently zero. The RTL's
   // assertions (rtl/: under `ifdef TPU_ASSERT) are compiled in and checked:
   // a failing one stops the simulation with its message. The same flags as
   // verilator_args below (a unit test holds the two together).
+  if (!assertions) return {"--x-assign", "unique", "--x-initial", "unique", "-O2"};
   return {"--x-assign", "unique", "--x-initial", "unique", "--assert", "-DTPU_ASSERT", "-O2"};
 }
 
@@ -280,9 +281,9 @@ Harness core_harness() {
 }
 
 std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra,
-                                       const std::string& top, const Harness& harness) {
+                                       const std::string& top, const Harness& harness, bool assertions) {
   std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2"};
-  for (const auto& a : verilator_model_args()) args.push_back(a);
+  for (const auto& a : verilator_model_args(assertions)) args.push_back(a);
   for (const auto& a : harness.flags) args.push_back(a);
   args.emplace_back("--top-module");
   args.push_back(top);
@@ -307,7 +308,7 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     // The key: the caller's identity text, the Verilator version and command
     // line, and every file the build compiles.
     std::string args_text;
-    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top, spec.harness)) args_text += " " + a;
+    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top, spec.harness, spec.assertions)) args_text += " " + a;
     const std::string key_text = spec.key_text + "verilator " + process_output({"verilator", "--version"}) +
                                  "args" + args_text + "\n" + contents_digest(tmp);
     const std::string key = sha256_hex(key_text).substr(0, 20);
@@ -329,7 +330,7 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     const auto t0 = std::chrono::steady_clock::now();
     ProcessSpec verilate;
     verilate.argv = {"verilator"};
-    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top, spec.harness))
+    for (const auto& a : verilator_args(tmp, spec.extra_flags, spec.top, spec.harness, spec.assertions))
       verilate.argv.push_back(a);
     verilate.cwd = tmp;
     verilate.log = tmp / "verilate.log";

@@ -40,8 +40,10 @@ std::vector<std::string> fault_names(const hdl::RtlContext& ctx);
 
 /// The Verilator arguments that shape the model itself (X handling, the
 /// RTL's assertions on: --assert -DTPU_ASSERT, optimisation), as the harness build (verilator_args) uses them: what the
-/// cocotb build (`gen --vpi`) adds to cocotb's own.
-std::vector<std::string> verilator_model_args();
+/// cocotb build (`gen --vpi`) adds to cocotb's own. Without `assertions`,
+/// the RTL's assertions are left out (a faster simulator for throughput
+/// runs, which then checks only what its harness and scoreboard check).
+std::vector<std::string> verilator_model_args(bool assertions = true);
 
 /// The harness sources copied into every build (sim_main.cpp and the headers
 /// it includes: the harnesses of both tops and their memory models).
@@ -74,11 +76,13 @@ struct SimBuildSpec {
   std::string description;                ///< for the progress line, e.g. "T=4 MAXDIM=16"
   std::string top = "tpu_top";            ///< the top module (sim_config.h must include its V<top>.h)
   Harness harness = core_harness();       ///< the C++ compiled with the model
+  bool assertions = true;                 ///< the RTL's assertions compiled in (verilator_model_args)
 };
 
 /// The Verilator command line (arguments after `verilator`) for a build dir.
 std::vector<std::string> verilator_args(const std::filesystem::path& dir, const std::vector<std::string>& extra,
-                                       const std::string& top = "tpu_top", const Harness& harness = core_harness());
+                                       const std::string& top = "tpu_top", const Harness& harness = core_harness(),
+                                       bool assertions = true);
 
 /// Populate a private directory, hash the key text with every file's
 /// contents, and verilate into `<root>/rtl/<key>/` unless a finished build

@@ -13,12 +13,10 @@
 #endif
 
 #include <chrono>
-#include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -93,8 +91,16 @@ struct Injection {
   Flit flit{};
 };
 
+/// One node's injections in order, and the next one to offer.
+struct Queue {
+  std::vector<Injection> items;
+  std::size_t next = 0;
+  [[nodiscard]] bool empty() const { return next == items.size(); }
+  [[nodiscard]] const Injection& front() const { return items[next]; }
+};
+
 /// Per node, its injections in order.
-std::vector<std::deque<Injection>> read_traffic(const std::string& path, std::uint64_t& total) {
+std::vector<Queue> read_traffic(const std::string& path, std::uint64_t& total) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw Usage{"cannot read '" + path + "'"};
   char magic[8];
@@ -104,38 +110,61 @@ std::vector<std::deque<Injection>> read_traffic(const std::string& path, std::ui
   f.read(reinterpret_cast<char*>(&words), 8);
   if (!f || std::memcmp(magic, tpusim::noc_wire::kTrafficMagic, 8) != 0 || words != kWords)
     throw Usage{"'" + path + "' is not a traffic file for " + std::to_string(noc_config::kFlitBits) + "-bit flits"};
-  std::vector<std::deque<Injection>> queues(noc_config::kNodes);
+  constexpr std::size_t kRecord = 2 + kWords;  // cycle, node, the flit's words
+  std::vector<std::uint64_t> records;
+  if (count > (std::uint64_t{1} << 40) / (8 * kRecord)) throw Usage{"'" + path + "' claims too many injections"};
+  records.resize(static_cast<std::size_t>(count) * kRecord);
+  f.read(reinterpret_cast<char*>(records.data()), static_cast<std::streamsize>(8 * records.size()));
+  if (!f) throw Usage{"'" + path + "' is cut short: it does not hold the " + std::to_string(count) + " injections it claims"};
+  std::vector<Queue> queues(noc_config::kNodes);
   for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t* r = &records[static_cast<std::size_t>(i) * kRecord];
+    if (r[1] >= static_cast<std::uint64_t>(noc_config::kNodes))
+      throw Usage{"'" + path + "': injection " + std::to_string(i) + " names no node"};
     Injection in;
-    std::uint64_t node = 0;
+    in.cycle = r[0];
     in.index = i;
-    f.read(reinterpret_cast<char*>(&in.cycle), 8);
-    f.read(reinterpret_cast<char*>(&node), 8);
-    f.read(reinterpret_cast<char*>(in.flit.w), 8 * kWords);
-    if (!f || node >= static_cast<std::uint64_t>(noc_config::kNodes))
-      throw Usage{"'" + path + "': injection " + std::to_string(i) + " is cut short or names no node"};
-    queues[node].push_back(in);
+    std::memcpy(in.flit.w, r + 2, 8 * kWords);
+    queues[r[1]].items.push_back(in);
   }
   total = count;
   return queues;
 }
 
-void write_hex(std::FILE* out, const Flit& f) {
-  static const char* digits = "0123456789abcdef";
-  char text[(noc_config::kFlitBits + 3) / 4];
-  int k = 0;
-  for (int d = (noc_config::kFlitBits + 3) / 4 - 1; d >= 0; --d) text[k++] = digits[(f.w[(4 * d) / 64] >> ((4 * d) % 64)) & 0xF];
-  std::fwrite(text, 1, sizeof text, out);
-}
+/// The log's records (noc_wire.h).
+class Log {
+ public:
+  explicit Log(const std::string& path) : f_(std::fopen(path.c_str(), "wb")) {
+    if (!f_) throw Usage{"cannot write '" + path + "'"};
+    std::setvbuf(f_, buffer_.data(), _IOFBF, buffer_.size());
+  }
+  Log(const Log&) = delete;
+  Log& operator=(const Log&) = delete;
+  ~Log() { std::fclose(f_); }
+
+  void record(tpusim::noc_wire::Event tag, std::uint64_t a, std::uint64_t b) {
+    const std::uint64_t r[3] = {tag, a, b};
+    std::fwrite(r, 8, 3, f_);
+  }
+  void eject(std::uint64_t cycle, std::uint64_t node, const Flit& flit) {
+    record(tpusim::noc_wire::kEject, cycle, node);
+    std::fwrite(flit.w, 8, kWords, f_);
+  }
+  void end(tpusim::noc_wire::Status status, std::uint64_t cycles, std::uint64_t nanos) {
+    record(tpusim::noc_wire::kEnd, status, cycles);
+    std::fwrite(&nanos, 8, 1, f_);
+  }
+
+ private:
+  std::vector<char> buffer_ = std::vector<char>(std::size_t{1} << 20);
+  std::FILE* f_;
+};
 
 int run(int argc, char** argv) {
   const Options o = parse_args(argc, argv);
   std::uint64_t total = 0;
   auto queues = read_traffic(o.traffic, total);
-  std::FILE* log = std::fopen(o.log.c_str(), "w");
-  if (!log) throw Usage{"cannot write '" + o.log + "'"};
-  std::vector<char> log_buffer(1 << 20);
-  std::setvbuf(log, log_buffer.data(), _IOFBF, log_buffer.size());
+  Log log(o.log);
 
   auto ctx = std::make_unique<VerilatedContext>();
   ctx->commandArgs(argc, argv);
@@ -182,7 +211,8 @@ int run(int argc, char** argv) {
   dut->rst_ni = 1;
 
   std::uint64_t accepted = 0, ejected = 0, idle = 0, cycle = 0;
-  std::string status = "timeout";
+  using namespace tpusim::noc_wire;
+  Status status = kTimeout;
   const auto t0 = std::chrono::steady_clock::now();
   Flit out{};
   std::vector<char> offered(noc_config::kNodes, 0);
@@ -199,57 +229,54 @@ int run(int argc, char** argv) {
     dut->eval();
     dump();
     if (ctx->gotError() || ctx->gotFinish()) {
-      status = "assertion";
+      status = kAssertion;
       break;
     }
     bool moved = false;
     for (int n = 0; n < noc_config::kNodes; ++n) {
       if (offered[n] && get_bit(dut->inject_ready_o, n)) {
-        std::fprintf(log, "accept %" PRIu64 " %" PRIu64 "\n", queues[n].front().index, cycle);
-        queues[n].pop_front();
+        log.record(kAccept, queues[n].front().index, cycle);
+        ++queues[n].next;
         offered[n] = 0;  // the next flit goes onto the port next cycle
         ++accepted;
         moved = true;
       }
       if (get_bit(dut->eject_valid_o, n) && get_bit(dut->eject_ready_i, n)) {
         get_slice(dut->eject_flit_o, n * noc_config::kFlitBits, out.w, noc_config::kFlitBits);
-        std::fprintf(log, "eject %" PRIu64 " %d ", cycle, n);
-        write_hex(log, out);
-        std::fputc('\n', log);
+        log.eject(cycle, static_cast<std::uint64_t>(n), out);
         ++ejected;
         moved = true;
       }
     }
     rise();
     if (ctx->gotError() || ctx->gotFinish()) {
-      status = "assertion";
+      status = kAssertion;
       ++cycle;
       break;
     }
     if (accepted == total && ejected == accepted) {
-      status = "done";
+      status = kDone;
       ++cycle;
       break;
     }
     idle = (moved || accepted == ejected) ? 0 : idle + 1;
     if (idle >= o.watchdog) {
-      status = "stalled";
+      status = kStalled;
       ++cycle;
       for (int n = 0; n < noc_config::kNodes; ++n)
         for (int p = 0; p < noc_config::kPorts; ++p)
           if (get_bit(dut->wait_o, static_cast<unsigned>(n * noc_config::kPorts + p)))
-            std::fprintf(log, "stuck %d %s\n", n, noc_config::kPortNames[p]);
+            log.record(kStuck, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(p));
       break;
     }
   }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::fprintf(log, "end %s %" PRIu64 " %.6f\n", status.c_str(), cycle, secs);
-  std::fclose(log);
+  const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0);
+  log.end(status, cycle, static_cast<std::uint64_t>(nanos.count()));
 #if VM_TRACE_FST
   if (fst) fst->close();
 #endif
   dut->final();
-  return status == "done" ? kExitDone : kExitFail;
+  return status == kDone ? kExitDone : kExitFail;
 }
 
 }  // namespace

@@ -7,12 +7,14 @@
 /// count and u64 words (64-bit words per flit), then per injection u64 cycle,
 /// u64 node and `words` u64 flit words, lowest first.
 ///
-/// Log (text, one event a line, in cycle order):
-///   accept INDEX CYCLE        the injection INDEX was taken in at CYCLE
-///   eject CYCLE NODE HEX      NODE's local port handed over the flit HEX (msb first)
-///   stuck NODE PORT           at a watchdog stop: router NODE's input PORT holds a flit
-///   assertion TEXT            the RTL's assertion (or $error) that stopped the run
-///   end STATUS CYCLES SECONDS the last line: done, stalled, timeout or assertion
+/// Log (binary, little-endian u64 words, in cycle order): records, each a
+/// tag (Event) and its words:
+///   Accept INDEX CYCLE          the injection INDEX was taken in at CYCLE
+///   Eject CYCLE NODE FLIT...    NODE's local port handed over the flit (`words` words, lowest first)
+///   Stuck NODE PORT             at a watchdog stop: router NODE's input PORT (its index) holds a flit
+///   End STATUS CYCLES NANOS     the last record: a Status, the cycles run, the wall time of the loop
+/// Binary so that logging an ejection costs the harness a copy, not a
+/// formatted line (at full load it was a third of the simulator's time).
 #pragma once
 
 #include <cstdint>
@@ -20,5 +22,11 @@
 namespace tpusim::noc_wire {
 
 inline constexpr char kTrafficMagic[8] = {'T', 'P', 'U', 'N', 'O', 'C', '0', '1'};
+
+enum Event : std::uint64_t { kAccept = 1, kEject = 2, kStuck = 3, kEnd = 4 };
+
+/// An End record's STATUS, and its name in a RunLog.
+enum Status : std::uint64_t { kDone = 0, kStalled = 1, kTimeout = 2, kAssertion = 3 };
+inline constexpr const char* kStatusNames[] = {"done", "stalled", "timeout", "assertion"};
 
 }  // namespace tpusim::noc_wire
