@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -235,4 +236,19 @@ TEST_CASE("sim_config.h carries the counters, their header slices and the fault 
   CHECK(h.find("\"NONE\", \"OPCODE\"") != std::string::npos);
   CHECK(h.find("kMaxdim = 16;") != std::string::npos);
   CHECK(h.find("kWriteBeatBytes = 4;") != std::string::npos);  // CBeat = 1: one row of T = 4 bytes
+}
+
+TEST_CASE("harness: a build without assertions drops exactly the assertion flags", "[rtl_harness]") {
+  const auto with = sim::verilator_args("d", {}, "tpu_top", sim::core_harness(), true);
+  const auto without = sim::verilator_args("d", {}, "tpu_top", sim::core_harness(), false);
+  const auto has = [](const std::vector<std::string>& args, const std::string& a) {
+    return std::find(args.begin(), args.end(), a) != args.end();
+  };
+  CHECK(has(with, "--assert"));
+  CHECK(has(with, "-DTPU_ASSERT"));
+  CHECK_FALSE(has(without, "--assert"));
+  CHECK_FALSE(has(without, "-DTPU_ASSERT"));
+  std::vector<std::string> rest = with;
+  std::erase_if(rest, [](const std::string& a) { return a == "--assert" || a == "-DTPU_ASSERT"; });
+  CHECK(rest == without);
 }
