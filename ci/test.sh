@@ -2,15 +2,16 @@
 # Build tpugen and run every test (CTest: Catch2 unit tests, CLI tests, the
 # RTL against the model on the core and the AXI top, the gates, the fuzz
 # campaigns, the synthesis flows, cocotb, the docs drift and layer checks),
-# then the hardening runs: the tests again under AddressSanitizer and
+# and beside it the hardening runs: the tests again under AddressSanitizer and
 # UndefinedBehaviorSanitizer (ci/sanitize.sh) and a bounded libFuzzer smoke
 # run of every harness (ci/fuzz-smoke.sh). Long campaigns are behind flags and
 # not run here. Ends with each phase's wall time (.ci/run passes the install
 # phase's in TPUGEN_CI_INSTALL_SECONDS).
 #
-# The sanitizer build and its tests run beside the main CTest run: CTest's
-# simulations leave a core idle much of the time, and the two share nothing
-# (build-debug/ against build/). Its log is build/sanitize.log.
+# The sanitizer build and its tests, then the libFuzzer build and its smoke
+# run, run beside the main CTest run: CTest's simulations leave a core idle
+# much of the time, and they share nothing (build-debug/ and build-fuzz/
+# against build/). Their log is build/sanitize.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +44,13 @@ if command -v ccache > /dev/null; then
   export OBJCACHE=ccache CCACHE_DIR="$PWD/build/ccache" CCACHE_BASEDIR="$PWD"
 fi
 t_sanitize=$SECONDS
-bash ci/sanitize.sh > build/sanitize.log 2>&1 &
+# Both run even when the first fails: each failure is its own finding.
+{
+  rc=0
+  bash ci/sanitize.sh || rc=1
+  bash ci/fuzz-smoke.sh || rc=1
+  exit "$rc"
+} > build/sanitize.log 2>&1 &
 sanitize=$!
 
 status=0
@@ -52,16 +59,12 @@ ctest --preset default -j2 || status=1
 phases+=("ctest (default preset)|$((SECONDS - t))")
 
 if wait "$sanitize"; then
-  tail -n 3 build/sanitize.log
+  grep -E "^ci/(sanitize|fuzz-smoke).sh: " build/sanitize.log
 else
   cat build/sanitize.log
-  echo "ci/test.sh: ci/sanitize.sh FAILED (log above: build/sanitize.log)" >&2
+  echo "ci/test.sh: ci/sanitize.sh or ci/fuzz-smoke.sh FAILED (log above: build/sanitize.log)" >&2
   status=1
 fi
-phases+=("sanitizers (ci/sanitize.sh, beside ctest)|$((SECONDS - t_sanitize))")
-
-t=$SECONDS
-bash ci/fuzz-smoke.sh || status=1
-phases+=("libFuzzer smoke (ci/fuzz-smoke.sh)|$((SECONDS - t))")
+phases+=("sanitizers + libFuzzer smoke (beside ctest)|$((SECONDS - t_sanitize))")
 phases+=("total of ci/test.sh|$SECONDS")
 exit "$status"
