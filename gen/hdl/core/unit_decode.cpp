@@ -124,9 +124,9 @@ std::string render_decode(const std::vector<CurField>& fields, const std::vector
   std::size_t w = 0;
   for (const auto& [name, dflt] : outs) w = std::max(w, name.size() + 4);
   auto assigns = [&](const std::vector<std::pair<std::string, std::string>>& sets) {
-    for (const auto& [name, value] : sets)
-      if (std::none_of(outs.begin(), outs.end(), [&](const auto& o) { return o.first == name; }))
-        throw Error("rtl.internal", fmt::format("the decode has no output dec_{}", name));
+    for (const auto& set : sets)
+      if (std::none_of(outs.begin(), outs.end(), [&](const auto& o) { return o.first == set.first; }))
+        throw Error("rtl.internal", fmt::format("the decode has no output dec_{}", set.first));
     std::string o;
     for (const auto& [name, dflt] : outs) {
       std::string v = dflt;
