@@ -27,7 +27,9 @@
 // PORTS - 1 grants to others; tpu_rr_arb asserts that bound.
 //
 // The crossbar has only the turns the routing takes (tpu_noc_pkg::TURNS):
-// under XY routing a flit that travels in y never turns into x.
+// under XY routing a flit that travels in y never turns into x. Each output's
+// column selects among its candidates (at most four) by the granted one's
+// rank, a dense select.
 //
 // The local input's flits pass the endpoint check first (tpu_noc_check): a
 // malformed flit becomes the ERROR flit that answers it, which this router
@@ -69,6 +71,29 @@ module tpu_noc_router #(
   localparam int P     = tpu_noc_pkg::PORTS;
   localparam int W     = tpu_noc_pkg::FLIT_W;
   localparam int PortW = $clog2(P);
+
+  // The crossbar: input i may go to output o at [i * P + o] (a turn the
+  // routing takes, between two ports that lead somewhere).
+  function automatic logic [P*P-1:0] built_turns();
+    for (int i = 0; i < P; i++) begin
+      for (int o = 0; o < P; o++) begin
+        built_turns[i*P + o] = tpu_noc_pkg::TURNS[i*P + o] && Links[i] && Links[o];
+      end
+    end
+  endfunction
+  localparam logic [P*P-1:0] Built = built_turns();
+
+  // Output o's candidates are the inputs it may take from; input i is the
+  // rank(o, i)-th of them (in port order), and there are candidates(o).
+  function automatic int rank(input int o, input int i);
+    rank = 0;
+    for (int j = 0; j < i; j++) begin
+      if (Built[j*P + o]) rank = rank + 1;
+    end
+  endfunction
+  function automatic int candidates(input int o);
+    candidates = rank(o, P);
+  endfunction
 
   // ---------------------------------------------------------------------------
   // Inputs: the local check, the FIFO, the route of the head.
@@ -132,18 +157,18 @@ module tpu_noc_router #(
   // ---------------------------------------------------------------------------
   logic [P*P-1:0] grant;  // output o takes input i's head at [o * P + i]
   logic [P*P-1:0] built;  // the crossbar: input i may go to output o at [i * P + o]
-  for (genvar i = 0; i < P; i++) begin : g_built
-    for (genvar o = 0; o < P; o++) begin : g_to
-      assign built[i*P + o] = tpu_noc_pkg::TURNS[i*P + o] && Links[i] && Links[o];
-    end
-  end
+  assign built = Built;
 
   for (genvar o = 0; o < P; o++) begin : g_out
     if (Links[o]) begin : g_port
       logic [P-1:0]     req;
       logic             arb_valid, room;
-      logic [PortW-1:0] arb_idx;
+      logic [PortW-1:0] unused_idx;  // the crossbar selects by cand_sel
       logic             unused_data;
+      logic [W-1:0]     granted_flit;
+      // The granted input's rank among this output's candidates.
+      localparam int CandW = (candidates(o) > 1) ? $clog2(candidates(o)) : 1;
+      logic [CandW-1:0] cand_sel;
 
       for (genvar i = 0; i < P; i++) begin : g_req
         assign req[i] = head_valid[i] && head_port[i*P + o] && built[i*P + o];
@@ -167,8 +192,26 @@ module tpu_noc_router #(
         .valid_o(arb_valid),
         .ready_i(room),
         .data_o (unused_data),
-        .idx_o  (arb_idx)
+        .idx_o  (unused_idx)
       );
+
+      // The crossbar's column for this output: the granted head, chosen by
+      // its rank among the inputs that may turn here. A dense select of
+      // CandW bits over at most four heads is one 6-input LUT a bit; the
+      // port index (sparse) or the one-hot grant would take two, and an
+      // indexed part-select of all the heads a shifter.
+      always_comb begin
+        cand_sel = '0;
+        for (int i = 0; i < P; i++) begin
+          if (Built[i*P + o] && grant[o*P + i]) cand_sel = cand_sel | CandW'(rank(o, i));
+        end
+      end
+      always_comb begin
+        granted_flit = '0;
+        for (int i = 0; i < P; i++) begin
+          if (Built[i*P + o] && cand_sel == CandW'(rank(o, i))) granted_flit = head_flit[i*W +: W];
+        end
+      end
 
       tpu_out_reg #(
         .Width(W)
@@ -176,7 +219,7 @@ module tpu_noc_router #(
         .clk_i  (clk_i),
         .rst_ni (rst_ni),
         .load_i (arb_valid && room),
-        .data_i (head_flit[arb_idx*W +: W]),
+        .data_i (granted_flit),
         .valid_o(valid_o[o]),
         .ready_i(ready_i[o]),
         .data_o (flit_o[o*W +: W])

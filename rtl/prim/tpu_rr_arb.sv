@@ -45,24 +45,19 @@ module tpu_rr_arb #(
 
   localparam int IdxW = $clog2(N);
 
-  logic [N-1:0]    pick, gnt, gnt_q;
-  logic            found, hold_q;
-  logic [IdxW-1:0] cand, last_q;
+  logic [N-1:0]    after, first, pick, gnt, gnt_q;
+  logic            hold_q;
+  logic [IdxW-1:0] last_q;
 
-  // The first valid requester after last_q, cyclically (last_q itself last).
+  // The first valid requester after last_q, cyclically (last_q itself
+  // last): the lowest requester above last_q, or else the lowest of all. A
+  // mask and a lowest-set-bit, where a walk from last_q would index the
+  // requests by a running sum (an adder and a shifter in synthesis).
   always_comb begin
-    pick  = '0;
-    found = 1'b0;
-    cand  = '0;
-    for (int k = 1; k <= N; k++) begin
-      if (32'(last_q) + k >= N) cand = IdxW'(32'(last_q) + k - N);
-      else cand = IdxW'(32'(last_q) + k);
-      if (!found && valid_i[cand]) begin
-        pick[cand] = 1'b1;
-        found = 1'b1;
-      end
-    end
+    for (int i = 0; i < N; i++) after[i] = 32'(i) > 32'(last_q);
   end
+  assign first = ((valid_i & after) != '0) ? (valid_i & after) : valid_i;
+  assign pick  = first & (~first + N'(1));
 
   assign gnt     = hold_q ? gnt_q : pick;
   assign ready_o = gnt & {N{ready_i}};
