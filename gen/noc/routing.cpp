@@ -55,6 +55,19 @@ int opposite_port(const NocSpec& spec, int port) {
   return port_of_step(spec, -p.dx, -p.dy);
 }
 
+std::uint64_t port_links(const NocSpec& spec, const Mesh& mesh, Coord here) {
+  if (!mesh.contains(here))
+    throw Error("noc.router", fmt::format("node ({},{}) is not in the {}x{} mesh: x is 0 .. {}, y is 0 .. {}", here.x,
+                                          here.y, mesh.nx, mesh.ny, mesh.nx - 1, mesh.ny - 1));
+  if (spec.ports.size() > 64)
+    throw Error("noc.router", fmt::format("{} ports: a Links mask holds at most 64", spec.ports.size()),
+                SourceLoc{spec.path});
+  std::uint64_t links = 0;
+  for (std::size_t i = 0; i < spec.ports.size(); ++i)
+    if (spec.ports[i].local || mesh.contains(neighbour(spec, here, static_cast<int>(i)))) links |= std::uint64_t{1} << i;
+  return links;
+}
+
 std::vector<Hop> route_path(const NocSpec& spec, const Mesh& mesh, const RouteFn& route, Coord src, Coord dst) {
   std::vector<Hop> path;
   Coord here = src;

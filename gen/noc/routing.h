@@ -6,6 +6,7 @@
 /// channel dependency graph is acyclic).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -45,6 +46,13 @@ struct Mesh {
 [[nodiscard]] Coord neighbour(const NocSpec& spec, Coord here, int port);
 /// The port of the neighbour that a flit leaving through `port` enters by.
 [[nodiscard]] int opposite_port(const NocSpec& spec, int port);
+
+/// The ports of the router at `here` that lead somewhere: the local port and
+/// each port whose neighbour (by the spec's step) is inside the mesh. Bit i
+/// is the spec's port i (tpu_noc_pkg::PORT_*): the router's Links parameter,
+/// as tpu_noc_mesh gives it. Throws Error("noc.router") for a node outside
+/// the mesh, or a spec with more ports than the mask holds.
+[[nodiscard]] std::uint64_t port_links(const NocSpec& spec, const Mesh& mesh, Coord here);
 
 /// One hop of a path: the node and the port the flit leaves it by (the last
 /// hop leaves by the local port).

@@ -2,6 +2,7 @@
 // the channel-dependency deadlock check.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <cstdlib>
 
 #include "noc/routing.h"
@@ -102,4 +103,25 @@ TEST_CASE("noc routing: XY's crossbar has no turn from y into x", "[noc][routing
   for (const auto& row : one)
     for (const bool b : row) used += b;
   CHECK(used == 1);
+}
+
+TEST_CASE("noc routing: a router's Links are its local port and the neighbours inside the mesh", "[noc][routing]") {
+  const auto bit = [](const char* name) { return std::uint64_t{1} << port(name); };
+  const std::uint64_t all = (std::uint64_t{1} << spec().ports.size()) - 1;
+  const Mesh m{4, 3};
+  CHECK(port_links(spec(), m, {1, 1}) == all);  // interior: every port
+  CHECK(port_links(spec(), Mesh{3, 3}, {1, 1}) == all);
+  CHECK(port_links(spec(), m, {0, 0}) == (bit("L") | bit("N") | bit("E")));
+  CHECK(port_links(spec(), m, {3, 2}) == (bit("L") | bit("S") | bit("W")));
+  CHECK(port_links(spec(), m, {2, 0}) == (all & ~bit("S")));
+  CHECK(port_links(spec(), Mesh{1, 1}, {0, 0}) == bit("L"));
+  CHECK(port_links(spec(), Mesh{1, 5}, {0, 2}) == (bit("L") | bit("N") | bit("S")));
+  // Every output a path leaves a router by is one of that router's Links.
+  const RouteFn xy = routing_function(spec(), "xy");
+  for (int s = 0; s < m.nodes(); ++s)
+    for (int d = 0; d < m.nodes(); ++d)
+      for (const Hop& h : route_path(spec(), m, xy, m.coord(s), m.coord(d)))
+        CHECK((port_links(spec(), m, h.node) >> h.out & 1U) == 1U);
+  CHECK_THROWS_WITH(port_links(spec(), m, {4, 0}), Catch::Contains("node (4,0) is not in the 4x3 mesh"));
+  CHECK_THROWS_WITH(port_links(spec(), m, {0, -1}), Catch::Contains("y is 0 .. 2"));
 }
