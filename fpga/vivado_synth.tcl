@@ -24,7 +24,7 @@ foreach line [split [read $fl] "\n"] {
 close $fl
 read_xdc [file join $here {{xdc}}]
 
-synth_design -top {{top}} -part $part -mode out_of_context -flatten_hierarchy rebuilt
+synth_design -top {{top}}{{vivado_generics}} -part $part -mode out_of_context -flatten_hierarchy rebuilt
 write_checkpoint -force [file join $out post_synth.dcp]
 report_utilization    -file [file join $out utilization.rpt]
 report_utilization    -hierarchical -file [file join $out utilization_hier.rpt]

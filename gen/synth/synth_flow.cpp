@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -55,10 +56,49 @@ std::string config_line(const FlowOptions& o) {
   return s.empty() ? "(user RTL)" : s;
 }
 
+/// A top parameter's name is an identifier and its value a decimal integer:
+/// what Yosys' chparam, Vivado's -generic and a FuseSoC int vlogparam all
+/// read the same way.
+void check_top_parameters(const FlowOptions& o) {
+  for (const auto& [name, value] : o.top_parameters) {
+    const bool ident = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) != 0 || name[0] == '_') &&
+                       std::all_of(name.begin(), name.end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+                       });
+    const std::size_t digits = !value.empty() && value[0] == '-' ? 1 : 0;
+    const bool integer = value.size() > digits && std::all_of(value.begin() + static_cast<std::ptrdiff_t>(digits),
+                                                              value.end(), [](char c) {
+                                                                return std::isdigit(static_cast<unsigned char>(c)) != 0;
+                                                              });
+    if (!ident || !integer)
+      throw Error("synth.param", fmt::format("top parameter {} = '{}': a parameter of {} needs an identifier and a "
+                                             "decimal integer",
+                                             name, value, o.top));
+  }
+}
+
+/// The placeholders that carry the top's parameters into every script that
+/// elaborates it; all empty without any (the scripts are then as before).
+void add_top_parameter_values(const FlowOptions& o, TemplateValues& v) {
+  std::string chparam, generics, core, names;
+  for (const auto& [name, value] : o.top_parameters) {
+    chparam += fmt::format("chparam -set {} {} {}\n", name, value, o.top);
+    generics += fmt::format(" -generic {}={}", name, value);
+    core += fmt::format("  {}:\n    datatype: int\n    paramtype: vlogparam\n    default: {}\n", name, value);
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  if (!chparam.empty())
+    chparam = fmt::format("# The top's parameters, set before hierarchy elaborates it.\n{}", chparam);
+  v["top_parameters"] = chparam;
+  v["vivado_generics"] = generics;
+  v["core_parameters"] = core.empty() ? "" : "parameters:\n" + core + "\n";
+  v["core_target_parameters"] = names.empty() ? "" : fmt::format("    parameters: [{}]\n", names);
+}
+
 /// The common placeholder values of every template.
 TemplateValues base_values(const FlowOptions& o) {
   const double period = 1000.0 / o.clock_mhz;
-  return {{"top", o.top},
+  TemplateValues v = {{"top", o.top},
           {"config", config_line(o)},
           {"spec", o.spec_name.empty() ? "(none)" : o.spec_name},
           {"spec_sha256", o.spec_sha256.empty() ? "(none)" : o.spec_sha256},
@@ -78,7 +118,10 @@ TemplateValues base_values(const FlowOptions& o) {
           {"netlist_json", "netlist.json"},
           {"filelist", "files.f"},
           {"xdc", "constraints.xdc"},
-          {"sdc", "constraints.sdc"}};
+          {"sdc", "constraints.sdc"},
+          {"core_description", o.core_description}};
+  add_top_parameter_values(o, v);
+  return v;
 }
 
 /// The top module's ports, from a Yosys JSON netlist.
@@ -527,6 +570,11 @@ json report_json(const FlowOptions& o, const FlowResult& r) {
   json params = json::object();
   for (const auto& [k, v] : o.parameters) params[k] = v;
   j["parameters"] = params;
+  if (!o.top_parameters.empty()) {
+    json top_params = json::object();
+    for (const auto& [k, v] : o.top_parameters) top_params[k] = v;
+    j["top_parameters"] = top_params;
+  }
   j["spec"] = {{"file", o.spec_name}, {"sha256", o.spec_sha256}};
   j["tools"] = {{"yosys", r.yosys_version}};
   if (o.target == Target::Ice40) j["tools"]["nextpnr"] = r.nextpnr_version;
@@ -627,6 +675,7 @@ UnitPnr parse_unit_pnr(std::string_view name) {
 
 FlowResult run_flow(const FlowOptions& o) {
   FlowResult r;
+  check_top_parameters(o);
   const fs::path yosys = locate(o.yosys);  // fail before any work when a tool is missing
   if (o.target == Target::Ice40) locate(o.nextpnr);
   const Paths p{fs::absolute(o.out_dir)};

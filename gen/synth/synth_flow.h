@@ -45,7 +45,15 @@ struct FlowOptions {
   /// What the report says the configuration is: name = value, in order
   /// (build parameters, then generator options).
   std::vector<std::pair<std::string, std::string>> parameters;
+  /// The top module's parameters, name = value, set before `hierarchy`
+  /// elaborates it (Yosys `chparam -set`; the Vivado script's -generic, the
+  /// .core's vlogparams): a name and a decimal integer (run_flow refuses
+  /// anything else, Error("synth.param")). Empty: the top's defaults. The
+  /// caller lists them in `parameters` too, for the report.
+  std::vector<std::pair<std::string, std::string>> top_parameters;
   std::string config_name;     ///< short, for the core name: e.g. t4_m16
+  /// What the FuseSoC core's description says the design is.
+  std::string core_description = "TinyTPU-isa int8 GEMM accelerator core";
   std::string spec_name, spec_sha256, version;
   std::string xilinx_family = "xcup";               ///< synth_xilinx -family
   std::string xilinx_part = "xcu280-fsvh2892-2L-e";  ///< for the Vivado script and the .core
