@@ -6,9 +6,10 @@
 #include <sstream>
 
 #include "cli/cli.h"
+#include "cli/synth_flags.h"
 #include "hdl/generate.h"
-#include "util/file_io.h"
 #include "synth/synth_flow.h"
+#include "util/file_io.h"
 
 namespace tpugen::cli {
 
@@ -17,9 +18,9 @@ namespace {
 namespace fs = std::filesystem;
 
 struct SynthOpts {
-  std::string out, target = "generic", rtl_dir, top, units = "auto";
+  std::string out, rtl_dir, top;
   hdl::RtlOptions rtl;
-  synth::FlowOptions flow;
+  SynthTargetFlags flags;
 };
 
 bool parameters_legal(const Context& ctx) {
@@ -50,17 +51,7 @@ void copy_user_rtl(const fs::path& from, const fs::path& to) {
 }
 
 int run_synth(const Context& ctx, SynthOpts& o) {
-  synth::FlowOptions& f = o.flow;
-  f.target = synth::parse_target(o.target);
-  f.unit_pnr = synth::parse_unit_pnr(o.units);
-  f.out_dir = o.out;
-  f.rtl_dir = fs::path(o.out) / "rtl";
-  f.templates_dir = TPUGEN_FPGA_TEMPLATES;
-  f.version = TPUGEN_VERSION;
-  std::error_code ec;
-  fs::remove_all(f.rtl_dir, ec);
-  fs::create_directories(f.rtl_dir, ec);
-  if (ec) throw Error("synth.io", fmt::format("cannot create '{}': {}", f.rtl_dir.string(), ec.message()));
+  synth::FlowOptions f = o.flags.flow_options(o.out);
   if (o.rtl_dir.empty()) {
     if (!parameters_legal(ctx)) return kFail;
     const Isa isa = ctx.isa();
@@ -79,17 +70,7 @@ int run_synth(const Context& ctx, SynthOpts& o) {
     f.config_name = "user";
   }
   if (!o.top.empty()) f.top = o.top;
-
-  fmt::print("tpugen synth: target {}, top {}: running yosys (log: {})\n", o.target, f.top,
-             (fs::path(o.out) / "yosys.log").string());
-  std::fflush(stdout);
-  const synth::FlowResult r = synth::run_flow(f);
-  fmt::print("{}", synth::report_text(f, r));
-  if (!r.ok) {
-    fmt::print(stderr, "tpugen: error [{}]: {}\n", r.failed_rule, r.failed_message);
-    return kFail;
-  }
-  return kOk;
+  return run_synth_flow("synth", f);
 }
 
 }  // namespace
@@ -98,28 +79,7 @@ Command synth_command() {
   return param_command<SynthOpts>("synth",
           [](CLI::App& sub, SynthOpts& o) {
             sub.add_option("--out", o.out, "the output directory (created if needed)")->required();
-            sub.add_option("--target", o.target, "generic (Yosys synth), xilinx (synth_xilinx) or ice40 "
-                                                  "(synth_ice40 + nextpnr-ice40)")
-                ->check(CLI::IsMember({"generic", "xilinx", "ice40"}))
-                ->capture_default_str();
-            sub.add_option("--clock-mhz", o.flow.clock_mhz, "the clock the SDC/XDC and nextpnr aim at")
-                ->capture_default_str()
-                ->check(CLI::Range(1.0, 2000.0));
-            sub.add_option("--family", o.flow.xilinx_family,
-                           "xilinx: synth_xilinx -family (xcup: UltraScale+, like the original's xcu280; xc7, xcu)")
-                ->capture_default_str();
-            sub.add_option("--part", o.flow.xilinx_part, "the part the Vivado script and the .core name")
-                ->capture_default_str();
-            sub.add_option("--device", o.flow.ice40_device, "ice40: nextpnr-ice40 device (hx8k, up5k, ...)")
-                ->capture_default_str();
-            sub.add_option("--package", o.flow.ice40_package, "ice40: the device's package (ct256, sg48, ...)")
-                ->capture_default_str();
-            sub.add_option("--units", o.units,
-                           "ice40: place and route each unit of the hierarchy on its own, for a core Fmax estimate: "
-                           "auto (when the whole top does not fit), always, never")
-                ->check(CLI::IsMember({"auto", "always", "never"}))
-                ->capture_default_str();
-            sub.add_option("--seed", o.flow.seed, "ice40: nextpnr's placer seed")->capture_default_str();
+            add_synth_target_flags(sub, o.flags);
             sub.add_option("--rtl", o.rtl_dir,
                            "synthesize this RTL directory (files.f and its sources) instead of generating it")
                 ->check(CLI::ExistingDirectory);
