@@ -1,7 +1,8 @@
 // tpugen noc: the NoC fabric of spec/noc.yaml. `noc gen` writes a mesh;
 // `noc run` sends traffic through the RTL, the delivery model or both and
 // scores every flit; `noc fuzz` runs random cases on both and shrinks a
-// failing one; `noc bench` sweeps the offered load and prints the figures.
+// failing one; `noc bench` sweeps the offered load and prints the figures;
+// `noc synth` synthesizes the mesh or one router of it (tpugen synth's flow).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -11,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/rtl_engine_flags.h"
+#include "cli/synth_flags.h"
 #include "fuzz/noc/noc_campaign.h"
 #include "hdl/noc/noc_generate.h"
 #include "model/noc/load_figures.h"
@@ -424,6 +426,63 @@ int run_noc_fuzz(const NocSpec& spec, const NocOpts& o, const NocFuzzOpts& f, co
   return failures == 0 ? kOk : kFail;
 }
 
+/// `noc synth`'s own options.
+struct NocSynthOpts {
+  std::string router;  ///< "X,Y": that router alone; empty: the whole mesh
+  SynthTargetFlags flags;
+};
+
+/// --router's "X,Y": a column and a row.
+noc::Coord parse_router(const std::string& text) {
+  const auto comma = text.find(',');
+  const auto number = [&](std::string_view part, int& v) {
+    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    v = std::stoi(std::string(part));
+    return true;
+  };
+  noc::Coord c;
+  if (comma == std::string::npos || !number(std::string_view(text).substr(0, comma), c.x) ||
+      !number(std::string_view(text).substr(comma + 1), c.y))
+    throw Error("noc.router", fmt::format("--router takes X,Y (a column and a row, e.g. 1,1), not '{}'", text));
+  return c;
+}
+
+int run_noc_synth(const NocSpec& spec, const NocOpts& o, const NocSynthOpts& so) {
+  const NocParams params = resolve_noc_params(spec, o.params);
+  const hdl::NocContext nctx(spec, params);
+  const noc::Mesh mesh = nctx.mesh();
+  std::optional<noc::Coord> router;
+  std::uint64_t links = 0;
+  if (!so.router.empty()) {
+    router = parse_router(so.router);
+    links = noc::port_links(spec, mesh, *router);  // refuses a node outside the mesh, before anything is written
+  }
+  synth::FlowOptions f = so.flags.flow_options(o.out);
+  hdl::generate_noc(nctx, f.rtl_dir.string());
+  for (const auto& [name, v] : params.listing()) f.parameters.emplace_back(name, v);
+  f.config_name = fmt::format("{}x{}_d{}_{}", mesh.nx, mesh.ny, params.depth(), params.routing());
+  f.spec_name = std::filesystem::path(spec.path).filename().string();
+  f.spec_sha256 = spec.sha256;
+  if (!router) {
+    f.top = "tpu_noc_mesh";
+    f.core_description = "tpugen NoC fabric, the whole mesh";
+  } else {
+    f.top = "tpu_noc_router";
+    f.top_parameters = {{"X", std::to_string(router->x)}, {"Y", std::to_string(router->y)},
+                        {"Links", std::to_string(links)}};
+    f.parameters.insert(f.parameters.end(), f.top_parameters.begin(), f.top_parameters.end());
+    f.config_name += fmt::format("_x{}y{}", router->x, router->y);
+    f.core_description = fmt::format("tpugen NoC router ({},{}) alone", router->x, router->y);
+    std::string ports;
+    for (std::size_t i = 0; i < spec.ports.size(); ++i)
+      if ((links >> i & 1U) != 0) ports += (ports.empty() ? "" : " ") + spec.ports[i].name;
+    fmt::print("tpugen noc synth: router ({},{}) of the {}x{} mesh: X={} Y={} Links={} (ports {}; the others are "
+               "at the mesh's edge)\n",
+               router->x, router->y, mesh.nx, mesh.ny, router->x, router->y, links, ports);
+  }
+  return run_synth_flow("noc synth", f);
+}
+
 }  // namespace
 
 Command noc_command() {
@@ -524,7 +583,20 @@ Command noc_command() {
             fuzz->add_flag("--no-shrink", fz->no_shrink, "keep a failing case whole");
             add_rtl_cache_flags(*fuzz, fz->rtl, "RTL engine");
             fuzz->add_option("--inject-bug", o->inject_bug)->group("");
-            return [gen, run, bench, fuzz, spec, load_error, o, r, b, fz, &ctx]() {
+            auto sy = std::make_shared<NocSynthOpts>();
+            CLI::App* synth = sub.add_subcommand(
+                "synth", "synthesize the mesh (tpu_noc_mesh), or with --router X,Y one router with that node's "
+                         "parameters, as `tpugen synth` does: the gates, the resources, ice40's Fmax, the handoff");
+            if (spec->has_value()) add_noc_param_flags(*synth, *o, **spec);
+            else synth->allow_extras();
+            synth->add_option("--out", o->out, "the output directory (created if needed)")->required();
+            synth->add_option("--router", sy->router,
+                              "X,Y: synthesize only the router at column X, row Y, with the parameters it has in "
+                              "the mesh (X, Y, Links: its ports that lead somewhere); an interior node (1,1 on a 3x3 "
+                              "or larger mesh) has all five ports. Default: the whole mesh")
+                ->type_name("X,Y");
+            add_synth_target_flags(*synth, sy->flags);
+            return [gen, run, bench, fuzz, synth, spec, load_error, o, r, b, fz, sy, &ctx]() {
               if (!load_error->empty()) {
                 fmt::print(stderr, "tpugen: {}\n", *load_error);
                 return kBadInput;
@@ -534,6 +606,7 @@ Command noc_command() {
               if (run->parsed()) return run_noc_run(s, *o, *r);
               if (bench->parsed()) return run_noc_bench(s, *o, *b);
               if (fuzz->parsed()) return run_noc_fuzz(s, *o, *fz, ctx.command_line);
+              if (synth->parsed()) return run_noc_synth(s, *o, *sy);
               return kBadInput;
             };
           }};

@@ -54,14 +54,16 @@ const std::vector<CommandDoc>& command_docs() {
        "The gates: no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM. "
        "The handoff: RTL, files.f, netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports.",
        "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4", "docs/synth.md"},
-      {"noc", "tpugen noc gen|run|fuzz|bench",
+      {"noc", "tpugen noc gen|run|fuzz|bench|synth",
        "The NoC fabric of spec/noc.yaml: generate an NX x NY mesh of XY routers (proved deadlock-free), run "
-       "traffic through the RTL and the cycle-exact delivery model, fuzz it, benchmark it.",
+       "traffic through the RTL and the cycle-exact delivery model, fuzz it, benchmark it, synthesize it.",
        "gen writes tpu_noc_pkg, the router and tpu_noc_mesh (NX, NY 1 .. 16; --depth sets the input FIFOs). run "
        "scores every flit (lost, duplicated, reordered, corrupted) and takes --inject FILE of your own flits. fuzz "
-       "shrinks a failing case to a reproducer. bench prints zero-load latency, saturation and the latency curves.",
+       "shrinks a failing case to a reproducer. bench prints zero-load latency, saturation and the latency curves. "
+       "synth runs tpugen synth's flow on the mesh, or with --router X,Y on that node's router alone.",
        "tpugen noc gen --nx 4 --ny 4 --out noc_4x4\ntpugen noc run --nx 4 --ny 4 --pattern transpose --rate 0.5 "
-       "--packets 20000 --engine both\ntpugen noc bench --nx 4 --ny 4 --plot noc.png",
+       "--packets 20000 --engine both\ntpugen noc bench --nx 4 --ny 4 --plot noc.png\n"
+       "tpugen noc synth --nx 3 --ny 3 --router 1,1 --target xilinx --out noc_router",
        "docs/noc.md"},
       {"docs", "tpugen docs [--check]",
        "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, the tables of docs/noc.md) "
