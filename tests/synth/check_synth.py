@@ -9,7 +9,13 @@ still written. `ok:units=A,B,...` also wants ice40's per-unit place and
 route: the whole top did not fit, each named unit (and every unit tried)
 routed with an Fmax, and the core estimate the minimum of those. The extra
 argument --no-ram (removed before tpugen sees it) drops the expectation of a
-RAM for a design without one.
+RAM for a design without one; --no-ram-primitive only that of an instance of
+the RAM primitive (a design whose memories are other arrays, still mapped to
+block or distributed RAM). --noc runs `tpugen noc synth` instead of `tpugen
+synth`. --want-param NAME=VALUE wants the report's parameters to say so;
+--want-top-param NAME=VALUE also wants the top elaborated with it: in
+synth_report.json's top_parameters, a chparam in synth.ys, a -generic in
+vivado_synth.tcl and a vlogparam of the .core.
 """
 import json
 import os
@@ -31,10 +37,24 @@ def main():
     tpugen, out, expect = sys.argv[1:4]
     expect, _, expect_text = expect.partition(":")  # RULE:TEXT also wants TEXT in the error
     args = sys.argv[4:]
-    no_ram = "--no-ram" in args  # a design without the RAM primitive (not a tpugen flag)
-    args = [a for a in args if a != "--no-ram"]
+    # Options of this script, not of tpugen.
+    no_ram = "--no-ram" in args  # a design without RAM
+    no_ram_primitive = no_ram or "--no-ram-primitive" in args  # without the RAM primitive
+    command = ["noc", "synth"] if "--noc" in args else ["synth"]
+    want_params, want_top_params, rest = {}, {}, []
+    i = 0
+    while i < len(args):
+        if args[i] in ("--want-param", "--want-top-param"):
+            name, _, value = args[i + 1].partition("=")
+            (want_params if args[i] == "--want-param" else want_top_params)[name] = value
+            i += 2
+            continue
+        if args[i] not in ("--no-ram", "--no-ram-primitive", "--noc"):
+            rest.append(args[i])
+        i += 1
+    args = rest
     shutil.rmtree(out, ignore_errors=True)
-    proc = subprocess.run([tpugen, "synth", *args, "--out", out], capture_output=True, text=True)
+    proc = subprocess.run([tpugen, *command, *args, "--out", out], capture_output=True, text=True)
     print(proc.stdout)
     print(proc.stderr, file=sys.stderr)
     report_path = os.path.join(out, "synth_report.json")
@@ -129,7 +149,7 @@ def main():
     if rules != want:
         fail(f"gates {sorted(rules)}, expected {sorted(want)}")
     res = report["resources"]
-    if report["memories"]["ram_instances"] < 1 and not no_ram:
+    if report["memories"]["ram_instances"] < 1 and not no_ram_primitive:
         fail("no instance of the RAM primitive counted")
     if report["tools"]["yosys"].find("Yosys") < 0 or not report["spec"]:
         fail("tool versions or spec missing")
@@ -144,6 +164,7 @@ def main():
         ram = res["bram"] + res.get("lutram_cells", 0)
         if ram < 1 and not no_ram:
             fail(f"no block or distributed RAM: {res}")
+    check_parameters(report, out, top, core, want_params, want_top_params)
     if target == "ice40" and expect_text.startswith("units="):
         check_units(report, expect_text[len("units="):].split(","))
     elif target == "ice40":
@@ -151,6 +172,31 @@ def main():
         if not pnr["routed"] or not pnr.get("fmax_mhz", 0) > 0:
             fail(f"no Fmax from nextpnr: {pnr}")
     print(f"check_synth.py: {target} ok: {res}")
+
+
+def check_parameters(report, out, top, core, want_params, want_top_params):
+    """The report's parameters, and the top's in every script that elaborates it."""
+    params = report["parameters"]
+    top_params = report.get("top_parameters", {})
+    if not want_top_params and top_params:
+        fail(f"top_parameters {top_params}, none expected")
+    for name, value in {**want_params, **want_top_params}.items():
+        if params.get(name) != value:
+            fail(f"the report's parameters say {name}={params.get(name)!r}, expected {value!r}: {params}")
+    synth_ys = open(os.path.join(out, "synth.ys")).read()
+    for name, value in want_top_params.items():
+        if top_params.get(name) != value:
+            fail(f"top_parameters say {name}={top_params.get(name)!r}, expected {value!r}")
+        chparam = f"chparam -set {name} {value} {top}\n"
+        if chparam not in synth_ys or synth_ys.index(chparam) > synth_ys.index(f"hierarchy -check -top {top}"):
+            fail(f"synth.ys does not set {name} = {value} before hierarchy elaborates {top}")
+        if report["target"] != "ice40" and f" -generic {name}={value}" not in open(
+                os.path.join(out, "vivado_synth.tcl")).read():
+            fail(f"vivado_synth.tcl does not pass -generic {name}={value}")
+        if not re.search(rf"^  {name}:\n    datatype: int\n    paramtype: vlogparam\n    default: {value}$", core, re.M):
+            fail(f"the .core has no vlogparam {name} with default {value}")
+    if want_top_params and f"    parameters: [{', '.join(want_top_params)}]" not in core:
+        fail("the .core's default target does not take the top's parameters")
 
 
 def check_units(report, want):
