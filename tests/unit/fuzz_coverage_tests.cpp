@@ -187,7 +187,7 @@ vrelu ar_d=0, ar_s=0, nr=4
                  {"alias/vadd.ar_s1->ar_d/partial", 0}});
 }
 
-TEST_CASE("fuzz coverage: a default-size campaign reaches every reachable bin", "[fuzzgen]") {
+TEST_CASE("fuzz coverage: a default-size campaign reaches every reachable bin", "[fuzzgen][sweep]") {
   for (const ParamOverrides& o : {ParamOverrides{{"T", 4}, {"MAXDIM", 16}}, ParamOverrides{{"T", 8}, {"MAXDIM", 64}}}) {
     const Isa isa = test::isa_at(o);
     const Coverage cov = campaign(isa, 0, 300);

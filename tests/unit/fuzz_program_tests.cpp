@@ -132,15 +132,15 @@ TEST_CASE("fuzz generator: one seed gives one case and different seeds differ", 
   CHECK(prefills.size() == 20);
 }
 
-TEST_CASE("fuzz generator: every program is legal and reads only written rows at T=4 MAXDIM=16", "[fuzzgen]") {
+TEST_CASE("fuzz generator: every program is legal and reads only written rows at T=4 MAXDIM=16", "[fuzzgen][sweep]") {
   check_cases(test::isa_at({{"T", 4}, {"MAXDIM", 16}}), 0, 300);
 }
 
-TEST_CASE("fuzz generator: every program is legal and reads only written rows at T=8 MAXDIM=64", "[fuzzgen]") {
+TEST_CASE("fuzz generator: every program is legal and reads only written rows at T=8 MAXDIM=64", "[fuzzgen][sweep]") {
   check_cases(test::isa_at({{"T", 8}, {"MAXDIM", 64}}), 1000, 300);
 }
 
-TEST_CASE("fuzz generator: every program is legal at non-default NAR IMEM_SIZE SPAD_ROWS and QD", "[fuzzgen]") {
+TEST_CASE("fuzz generator: every program is legal at non-default NAR IMEM_SIZE SPAD_ROWS and QD", "[fuzzgen][sweep]") {
   // The smallest NAR the constraints allow, room for 64 instructions, a
   // scratchpad of exactly OPERAND_ROWS, and one packed word per DRAM row.
   check_cases(test::isa_at({{"T", 4}, {"MAXDIM", 16}, {"NAR", 34}, {"IMEM_SIZE", 136}, {"QD", 2}}), 0, 60);
