@@ -177,9 +177,8 @@ module tpu_noc_router #(
       // The register takes a flit when it is empty or hands its flit over now.
       assign room = !valid_o[o] || ready_i[o];
 
-      // The arbiter picks an input; the crossbar takes that input's head by
-      // its index (the arbiter's own data path is not used: one mux of
-      // PORTS heads, not an AND-OR over all of them).
+      // The arbiter picks an input (its grant); the crossbar below takes that
+      // input's head (the arbiter's own data path and index are not used).
       tpu_rr_arb #(
         .N    (P),
         .Width(1)
@@ -197,9 +196,9 @@ module tpu_noc_router #(
 
       // The crossbar's column for this output: the granted head, chosen by
       // its rank among the inputs that may turn here. A dense select of
-      // CandW bits over at most four heads is one 6-input LUT a bit; the
-      // port index (sparse) or the one-hot grant would take two, and an
-      // indexed part-select of all the heads a shifter.
+      // CandW bits over at most four heads is a 6-input function a bit (the
+      // sparse port index or the one-hot grant make it 7 or 8); an indexed
+      // part-select of all the heads was a shifter in Yosys.
       always_comb begin
         cand_sel = '0;
         for (int i = 0; i < P; i++) begin
