@@ -43,8 +43,8 @@ constexpr std::array<InjectedBug, 10> kBugs = {{
     {"noc_arbiter_starves", "tpu_noc_router",
      "no output ever grants its north input: a flit that enters a router from the north waits forever (needs a "
      "flit travelling south)",
-     "        assign req[i] = head_valid[i] && head_port[i*P + o] && built[i*P + o];",
-     "        assign req[i] = head_valid[i] && head_port[i*P + o] && built[i*P + o] &&\n"
+     "        assign req[i] = head_valid[i] && head_port[i*P + o] && Built[i*P + o];",
+     "        assign req[i] = head_valid[i] && head_port[i*P + o] && Built[i*P + o] &&\n"
      "                        (i != tpu_noc_pkg::PORT_N);  // INJECTED DEFECT: never grants the north input",
      true},
     {"noc_fifo_drops_last", "tpu_fifo",

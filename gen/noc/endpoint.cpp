@@ -19,7 +19,6 @@ int remote_bit(const NocSpec& s) {
 
 bool breaks_rule(const Codec& codec, std::string_view rule, const Header& h, const Endpoint& at) {
   const NocSpec& s = codec.spec();
-
   if (rule == "DST_OUTSIDE_MESH") return static_cast<int>(h.dst_x) >= at.nx || static_cast<int>(h.dst_y) >= at.ny;
   if (rule == "RESERVED_TYPE") return s.reserved_types.contains(h.type);
   if (rule == "REMOTE_MESH") return ((h.rsvd >> remote_bit(s)) & 1U) != 0;

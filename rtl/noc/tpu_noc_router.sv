@@ -156,8 +156,6 @@ module tpu_noc_router #(
   // Outputs: an arbiter over the inputs that may turn here, and the register.
   // ---------------------------------------------------------------------------
   logic [P*P-1:0] grant;  // output o takes input i's head at [o * P + i]
-  logic [P*P-1:0] built;  // the crossbar: input i may go to output o at [i * P + o]
-  assign built = Built;
 
   for (genvar o = 0; o < P; o++) begin : g_out
     if (Links[o]) begin : g_port
@@ -171,7 +169,7 @@ module tpu_noc_router #(
       logic [CandW-1:0] cand_sel;
 
       for (genvar i = 0; i < P; i++) begin : g_req
-        assign req[i] = head_valid[i] && head_port[i*P + o] && built[i*P + o];
+        assign req[i] = head_valid[i] && head_port[i*P + o] && Built[i*P + o];
       end
 
       // The register takes a flit when it is empty or hands its flit over now.
@@ -246,7 +244,7 @@ module tpu_noc_router #(
   // ---------------------------------------------------------------------------
   logic [P-1:0] turn_missing;
   for (genvar i = 0; i < P; i++) begin : g_turn
-    assign turn_missing[i] = head_valid[i] && ((head_port[i*P +: P] & ~built[i*P +: P]) != '0);
+    assign turn_missing[i] = head_valid[i] && ((head_port[i*P +: P] & ~Built[i*P +: P]) != '0);
   end
   tpu_assert_never u_turn_not_built (
     .clk_i (clk_i),

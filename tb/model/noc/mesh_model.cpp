@@ -192,10 +192,9 @@ void MeshSim::build_routers(const NocSpec& spec, const std::string& routing) {
   for (int n = 0; n < nodes_; ++n) {
     const Coord here = mesh_.coord(n);
     // The ports that lead somewhere: the local one and the neighbours inside the mesh.
-    std::uint32_t links = 1U << local_;
+    const auto links = static_cast<std::uint32_t>(port_links(spec, mesh_, here));
     for (int p = 0; p < ports_; ++p) {
-      if (p == local_ || !mesh_.contains(neighbour(spec, here, p))) continue;
-      links |= 1U << p;
+      if (p == local_ || (links >> p & 1U) == 0) continue;
       Output& out = outs_[slot(n, p)];
       out.to_node = mesh_.index(neighbour(spec, here, p));
       out.to_port = opposite_port(spec, p);
