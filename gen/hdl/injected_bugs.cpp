@@ -50,8 +50,9 @@ constexpr std::array<InjectedBug, 10> kBugs = {{
     {"noc_fifo_drops_last", "tpu_fifo",
      "a FIFO does not count the item that fills it: that item is lost to the next push, and the FIFO never says "
      "full (needs a FIFO pushed to full)",
-     "      if (push && !pop) count_q <= count_q + CntW'(1);",
-     "      if (push && !pop && count_q != CntW'(Depth - 1)) count_q <= count_q + CntW'(1);  // INJECTED DEFECT",
+     "      count_q <= count_q + CntW'(push) - CntW'(pop);",
+     "      count_q <= count_q + CntW'(push && !(count_q == CntW'(Depth - 1) && !pop)) - CntW'(pop);"
+     "  // INJECTED DEFECT",
      true},
 }};
 }  // namespace

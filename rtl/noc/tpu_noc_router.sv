@@ -83,17 +83,33 @@ module tpu_noc_router #(
   endfunction
   localparam logic [P*P-1:0] Built = built_turns();
 
-  // Output o's candidates are the inputs it may take from; input i is the
-  // rank(o, i)-th of them (in port order), and there are candidates(o).
-  function automatic int rank(input int o, input int i);
-    rank = 0;
-    for (int j = 0; j < i; j++) begin
-      if (Built[j*P + o]) rank = rank + 1;
+  // Output o's candidates are the inputs it may take from, candidates(o) of
+  // them; input i is the rank-th of them in port order, the rank Rank holds
+  // at [(o * P + i) * PortW]. Both are constants: the logic below reads Rank
+  // rather than counting at every evaluation (as a function called from an
+  // always_comb, Verilator's model counted every cycle). Each function counts
+  // for itself: Icarus 11 refuses a constant function that calls another one
+  // in a loop.
+  function automatic int candidates(input int o);
+    candidates = 0;
+    for (int i = 0; i < P; i++) begin
+      if (Built[i*P + o]) candidates = candidates + 1;
     end
   endfunction
-  function automatic int candidates(input int o);
-    candidates = rank(o, P);
+  function automatic logic [P*P*PortW-1:0] rank_table();
+    logic [P*P*PortW-1:0] table_bits;
+    int seen;
+    table_bits = '0;
+    for (int o = 0; o < P; o++) begin
+      seen = 0;
+      for (int i = 0; i < P; i++) begin
+        table_bits[(o*P + i)*PortW +: PortW] = PortW'(seen);
+        if (Built[i*P + o]) seen = seen + 1;
+      end
+    end
+    rank_table = table_bits;
   endfunction
+  localparam logic [P*P*PortW-1:0] Rank = rank_table();
 
   // ---------------------------------------------------------------------------
   // Inputs: the local check, the FIFO, the route of the head.
@@ -164,6 +180,11 @@ module tpu_noc_router #(
       logic [PortW-1:0] unused_idx;  // the crossbar selects by cand_sel
       logic             unused_data;
       logic [W-1:0]     granted_flit;
+      // This output's grants, its share of grant: a variable of its own, so
+      // that in Verilator's model only the local output's crossbar column
+      // depends on the mesh's inputs (eject_ready_i through room), not all
+      // five (a shared vector is one variable to Verilator's ordering).
+      logic [P-1:0]     port_grant;
       // The granted input's rank among this output's candidates.
       localparam int CandW = (candidates(o) > 1) ? $clog2(candidates(o)) : 1;
       logic [CandW-1:0] cand_sel;
@@ -184,7 +205,7 @@ module tpu_noc_router #(
         .clk_i  (clk_i),
         .rst_ni (rst_ni),
         .valid_i(req),
-        .ready_o(grant[o*P +: P]),
+        .ready_o(port_grant),
         .data_i ({P{1'b0}}),
         .valid_o(arb_valid),
         .ready_i(room),
@@ -200,15 +221,17 @@ module tpu_noc_router #(
       always_comb begin
         cand_sel = '0;
         for (int i = 0; i < P; i++) begin
-          if (Built[i*P + o] && grant[o*P + i]) cand_sel = cand_sel | CandW'(rank(o, i));
+          if (Built[i*P + o] && port_grant[i]) cand_sel = cand_sel | CandW'(Rank[(o*P + i)*PortW +: PortW]);
         end
       end
       always_comb begin
         granted_flit = '0;
         for (int i = 0; i < P; i++) begin
-          if (Built[i*P + o] && cand_sel == CandW'(rank(o, i))) granted_flit = head_flit[i*W +: W];
+          if (Built[i*P + o] && cand_sel == CandW'(Rank[(o*P + i)*PortW +: PortW])) granted_flit = head_flit[i*W +: W];
         end
       end
+
+      assign grant[o*P +: P] = port_grant;
 
       tpu_out_reg #(
         .Width(W)

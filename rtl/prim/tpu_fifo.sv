@@ -47,21 +47,20 @@ module tpu_fifo #(
   assign data_o  = mem_q[rptr_q];
   assign usage_o = count_q;
 
-  function automatic logic [PtrW-1:0] next_ptr(input logic [PtrW-1:0] ptr);
-    if (ptr == PtrW'(Depth - 1)) next_ptr = '0;
-    else next_ptr = ptr + PtrW'(1);
-  endfunction
-
+  // The next state as data rather than as branches on push and pop (a
+  // simulator's model then has no branch that follows the traffic), and in
+  // the clocked block: Verilator computes it once, at the edge (as wires it
+  // would depend on ready_i, which in the NoC mesh is a top-level input, and
+  // be evaluated again at every eval).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rptr_q  <= '0;
       wptr_q  <= '0;
       count_q <= '0;
     end else begin
-      if (push) wptr_q <= next_ptr(wptr_q);
-      if (pop) rptr_q <= next_ptr(rptr_q);
-      if (push && !pop) count_q <= count_q + CntW'(1);
-      else if (pop && !push) count_q <= count_q - CntW'(1);
+      wptr_q  <= (push && wptr_q == PtrW'(Depth - 1)) ? '0 : wptr_q + PtrW'(push);
+      rptr_q  <= (pop && rptr_q == PtrW'(Depth - 1)) ? '0 : rptr_q + PtrW'(pop);
+      count_q <= count_q + CntW'(push) - CntW'(pop);
     end
   end
 
