@@ -9,9 +9,11 @@
 # phase's in TPUGEN_CI_INSTALL_SECONDS).
 #
 # The sanitizer build and its tests, then the libFuzzer build and its smoke
-# run, run beside the main CTest run: CTest's simulations leave a core idle
-# much of the time, and they share nothing (build-debug/ and build-fuzz/
-# against build/). Their log is build/sanitize.log.
+# run, run beside the main CTest run: they share nothing (build-debug/ and
+# build-fuzz/ against build/), and the whole takes less wall time than in a
+# row, though both cores are busy most of the time (on 2 cores the
+# sanitizer job, starved while CTest runs, finishes a few minutes after it).
+# Their log is build/sanitize.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

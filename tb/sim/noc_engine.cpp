@@ -82,10 +82,12 @@ noc::RunLog read_log(const fs::path& path, const noc::Codec& codec, const noc::M
         log.ejections.push_back(e);
         break;
       }
-      case wire::kStuck: {
+      case wire::kStuck:
+      case wire::kHeld: {
         if (a >= static_cast<std::uint64_t>(mesh.nodes()) || b >= ports.size()) throw bad("names no router port");
         const noc::Coord c = mesh.coord(static_cast<int>(a));
-        log.stuck.push_back(fmt::format("router ({},{}) input {}", c.x, c.y, ports[b].name));
+        log.stuck.push_back(
+            fmt::format("router ({},{}) {} {}", c.x, c.y, tag == wire::kStuck ? "input" : "output", ports[b].name));
         break;
       }
       case wire::kEnd:

@@ -321,7 +321,7 @@ TEST_CASE("noc model: ejection ports that are always busy stall the run, naming 
   CHECK(log.ejections.empty());
   CHECK(log.cycles < cond.max_cycles);
   REQUIRE_FALSE(log.stuck.empty());
-  const std::regex line(R"(router \([0-2],[0-2]\) input [NESWL] \(head for \([0-2],[0-2]\)\))");
+  const std::regex line(R"(router \([0-2],[0-2]\) (input [NESWL] \(head|output [NESWL] \(a flit) for \([0-2],[0-2]\)\))");
   for (const auto& s : log.stuck) CHECK(std::regex_match(s, line));
   // Every local FIFO is full behind its blocked flits.
   for (int n = 0; n < m.nodes(); ++n) {
@@ -332,10 +332,21 @@ TEST_CASE("noc model: ejection ports that are always busy stall the run, naming 
     CHECK(named);
   }
 
-  // One flit, waiting in its local output register: no FIFO holds it.
+  // Every local output register holds a flit its endpoint does not take.
+  for (int n = 0; n < m.nodes(); ++n) {
+    const Coord c = m.coord(n);
+    const std::string prefix = "router (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") output L";
+    bool named = false;
+    for (const auto& s : log.stuck) named = named || s.starts_with(prefix);
+    CHECK(named);
+  }
+
+  // One flit, waiting in its local output register: no FIFO holds it, the
+  // register is named.
   const RunLog alone = run_mesh_model(spec(), params(1, 1), {{0, 0, data_flit({0, 0}, {0, 0}, 0)}}, cond);
   CHECK(alone.status == "stalled");
-  CHECK(alone.stuck.empty());
+  REQUIRE(alone.stuck.size() == 1);
+  CHECK(alone.stuck[0] == "router (0,0) output L (a flit for (0,0))");
   // Taken in at cycle 0; its step into the register (cycle 1) moves it
   // between no routers, so the watchdog counts from cycle 1.
   CHECK(alone.cycles == 1 + cond.watchdog);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "hdl/noc/noc_emitters.h"
+#include "noc/routing.h"
 #include "util/diag.h"
 
 namespace tpugen::hdl {
@@ -322,10 +323,12 @@ module tpu_noc_mesh (
   output logic [tpu_noc_pkg::NODES-1:0]                    eject_valid_o,
   input  logic [tpu_noc_pkg::NODES-1:0]                    eject_ready_i,
   output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::FLIT_W-1:0] eject_flit_o,
-  // observability: router n's input p holds a flit that does not leave in this
-  // cycle, at [n * PORTS + p] (tpu_noc_router's wait_o; a testbench's watchdog
-  // names stuck routers and ports from it)
-  output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::PORTS-1:0]  wait_o
+  // observability, router n's port p at [n * PORTS + p]: its input holds a
+  // flit that does not leave in this cycle (wait_o), its output register one
+  // that its receiver does not take (hold_o); tpu_noc_router's, from which a
+  // testbench's watchdog names stuck routers and ports
+  output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::PORTS-1:0]  wait_o,
+  output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::PORTS-1:0]  hold_o
 );
 
   localparam int P = tpu_noc_pkg::PORTS;
@@ -335,11 +338,18 @@ module tpu_noc_mesh (
   logic [tpu_noc_pkg::NODES*P-1:0]   in_valid, in_ready, out_valid, out_ready;
   logic [tpu_noc_pkg::NODES*P*W-1:0] in_flit, out_flit;
 
+  // Every router's ports that lead somewhere, router n's port p at [n * P + p]
+  // (tpu_noc_pkg::PORT_*): the local one and the neighbours inside the mesh,
+  // by the spec's port steps (tpugen's noc::port_links: the delivery model
+  // and `tpugen noc synth --router` take the same).
+  localparam logic [tpu_noc_pkg::NODES*P-1:0] LINKS = {
+@LINKS@
+  };
+
   for (genvar y = 0; y < tpu_noc_pkg::NY; y++) begin : g_y
     for (genvar x = 0; x < tpu_noc_pkg::NX; x++) begin : g_x
       localparam int N = y * tpu_noc_pkg::NX + x;
-      // The ports that lead somewhere: the local one and the neighbours inside the mesh.
-      localparam logic [P-1:0] Links = @LINKS@;
+      localparam logic [P-1:0] Links = LINKS[N*P +: P];
 
       tpu_noc_router #(
         .X    (x),
@@ -354,19 +364,20 @@ module tpu_noc_mesh (
         .valid_o(out_valid[N*P +: P]),
         .ready_i(out_ready[N*P +: P]),
         .flit_o (out_flit[N*P*W +: P*W]),
-        .wait_o (wait_o[N*P +: P])
+        .wait_o (wait_o[N*P +: P]),
+        .hold_o (hold_o[N*P +: P])
       );
 )";
+  // The LINKS table, highest node first (a concatenation), a row of the mesh a line.
+  const noc::Mesh mesh = ctx.mesh();
+  const int np = static_cast<int>(s.ports.size());
   std::string links;
-  const auto inside = [](const NocPort& p) -> std::string {
-    if (p.dx > 0) return "x + 1 < tpu_noc_pkg::NX";
-    if (p.dx < 0) return "x > 0";
-    if (p.dy > 0) return "y + 1 < tpu_noc_pkg::NY";
-    return "y > 0";
-  };
-  for (const auto& p : s.ports)
-    links += fmt::format("{}(P'({}) << {})", links.empty() ? "" : "\n                                 | ",
-                         p.local ? "1" : inside(p), NocContext::port_const(p));
+  for (int y = mesh.ny - 1; y >= 0; --y) {
+    links += "    ";
+    for (int x = mesh.nx - 1; x >= 0; --x)
+      links += fmt::format("{}'b{:0{}b}{}", np, noc::port_links(s, mesh, {x, y}), np, x == 0 && y == 0 ? "" : ", ");
+    links += fmt::format("{} // y = {}, x = {} .. 0{}", y == 0 ? " " : "", y, mesh.nx - 1, y == 0 ? "" : "\n");
+  }
   o.replace(o.find("@LINKS@"), 7, links);
   for (const auto& p : s.ports) {
     const std::string pc = NocContext::port_const(p);
@@ -389,7 +400,7 @@ module tpu_noc_mesh (
     const std::string block = "g_" + lower(p.name);
     o += fmt::format(R"(
       // port {name}: the neighbour at (x {dx:+d}, y {dy:+d}), which this port enters by its port {opp}
-      if ({inside}) begin : {blk}
+      if (Links[{pc}]) begin : {blk}
         localparam int M = N + ({step});
         assign in_valid[N*P + {pc}]         = out_valid[M*P + {oc}];
         assign in_flit[(N*P + {pc})*W +: W] = out_flit[(M*P + {oc})*W +: W];
@@ -403,7 +414,7 @@ module tpu_noc_mesh (
       end
 )",
                      fmt::arg("name", p.name), fmt::arg("dx", p.dx), fmt::arg("dy", p.dy), fmt::arg("opp", opp.name),
-                     fmt::arg("inside", inside(p)), fmt::arg("blk", block), fmt::arg("step", step), fmt::arg("pc", pc),
+                     fmt::arg("blk", block), fmt::arg("step", step), fmt::arg("pc", pc),
                      fmt::arg("oc", oc));
   }
   o += R"(    end

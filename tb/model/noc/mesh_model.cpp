@@ -483,14 +483,21 @@ std::uint64_t MeshSim::max_grants_waited() const {
 
 std::vector<std::string> MeshSim::stuck() const {
   std::vector<std::string> out;
-  for (int n = 0; n < nodes_; ++n)
+  for (int n = 0; n < nodes_; ++n) {
+    const Coord here = mesh_.coord(n);
+    auto name = [&](int p, std::string_view what, std::string_view holds, std::uint32_t dst_node) {
+      const Coord dst = mesh_.coord(static_cast<int>(dst_node));
+      out.push_back(fmt::format("router ({},{}) {} {} ({} for ({},{}))", here.x, here.y, what,
+                                spec_.ports[static_cast<std::size_t>(p)].name, holds, dst.x, dst.y));
+    };
     for (int p = 0; p < ports_; ++p) {
       const Fifo& f = fifos_[slot(n, p)];
-      if (f.count == 0) continue;  // an edge port's FIFO is never pushed
-      const Coord here = mesh_.coord(n), dst = mesh_.coord(static_cast<int>(store_[f.base + f.rd].dst));
-      out.push_back(fmt::format("router ({},{}) input {} (head for ({},{}))", here.x, here.y,
-                                spec_.ports[static_cast<std::size_t>(p)].name, dst.x, dst.y));
+      if (f.count != 0) name(p, "input", "head", store_[f.base + f.rd].dst);  // an edge port's FIFO is never pushed
     }
+    const std::uint32_t full = routers_[static_cast<std::size_t>(n)].full;
+    for (int p = 0; p < ports_; ++p)
+      if ((full >> p) & 1U) name(p, "output", "a flit", outs_[slot(n, p)].flit.dst);
+  }
   return out;
 }
 

@@ -34,10 +34,11 @@ struct MeshModelStats {
 /// `cond` until every flit is delivered ("done"), nothing moves for
 /// cond.watchdog cycles while flits are in flight ("stalled"; a watchdog of
 /// 0 never fires) or cond.max_cycles pass ("timeout"). A stalled run's
-/// `stuck` names every input FIFO that holds a flit, in node and port order,
-/// as "router (x,y) input P (head for (dx,dy))"; a flit that waits in an
-/// output register is not named (a run stalled with flits in registers
-/// alone has an empty list). sim_seconds and
+/// `stuck` names every input FIFO and output register that holds a flit, by
+/// node, a node's inputs in port order and then its outputs, as "router
+/// (x,y) input P (head for (dx,dy))" and "router (x,y) output P (a flit for
+/// (dx,dy))" (the RTL harness's names, from the mesh's wait_o and hold_o,
+/// leave out the destination). sim_seconds and
 /// cycles_per_second time the cycles alone, as the RTL harness does, not
 /// the set-up: the routes, and each flit's admission by the local check (a
 /// function of the flit and its node alone). `stats`, when given, receives

@@ -274,10 +274,14 @@ int run(int argc, char** argv) {
     if (idle >= o.watchdog) {
       status = kStalled;
       ++cycle;
-      for (int n = 0; n < noc_config::kNodes; ++n)
+      for (int n = 0; n < noc_config::kNodes; ++n) {
         for (int p = 0; p < noc_config::kPorts; ++p)
           if (get_bit(dut->wait_o, static_cast<unsigned>(n * noc_config::kPorts + p)))
             log.record(kStuck, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(p));
+        for (int p = 0; p < noc_config::kPorts; ++p)
+          if (get_bit(dut->hold_o, static_cast<unsigned>(n * noc_config::kPorts + p)))
+            log.record(kHeld, static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(p));
+      }
       break;
     }
   }

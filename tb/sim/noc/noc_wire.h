@@ -12,6 +12,7 @@
 ///   Accept INDEX CYCLE          the injection INDEX was taken in at CYCLE
 ///   Eject CYCLE NODE FLIT...    NODE's local port handed over the flit (`words` words, lowest first)
 ///   Stuck NODE PORT             at a watchdog stop: router NODE's input PORT (its index) holds a flit
+///   Held NODE PORT              at a watchdog stop: router NODE's output register PORT holds a flit
 ///   End STATUS CYCLES NANOS     the last record: a Status, the cycles run, the wall time of the loop
 /// Binary so that logging an ejection costs the harness a copy, not a
 /// formatted line (at full load it was a third of the simulator's time).
@@ -23,7 +24,7 @@ namespace tpusim::noc_wire {
 
 inline constexpr char kTrafficMagic[8] = {'T', 'P', 'U', 'N', 'O', 'C', '0', '1'};
 
-enum Event : std::uint64_t { kAccept = 1, kEject = 2, kStuck = 3, kEnd = 4 };
+enum Event : std::uint64_t { kAccept = 1, kEject = 2, kStuck = 3, kEnd = 4, kHeld = 5 };
 
 /// An End record's STATUS, and its name in a RunLog.
 enum Status : std::uint64_t { kDone = 0, kStalled = 1, kTimeout = 2, kAssertion = 3 };
