@@ -35,10 +35,9 @@
 // malformed flit becomes the ERROR flit that answers it, which this router
 // sends back out of its local port.
 //
-// wait_o says which inputs hold a flit that did not leave in the cycle, hold_o
-// which output registers hold one their receiver did not take: a testbench's
-// watchdog names the stuck routers and ports from them (nothing in the router
-// reads them; synthesis drops them where the mesh leaves them unconnected).
+// wait_o says which inputs hold a flit that did not leave in the cycle: a
+// testbench's watchdog names the stuck router and port from it (nothing in the
+// router reads it; synthesis drops it where the mesh leaves it unconnected).
 //
 // Assertions (under `ifdef TPU_ASSERT): no FIFO head asks for a turn the
 // crossbar does not have or for a port at the edge, and the primitives' own (no FIFO overflow, the
@@ -65,10 +64,8 @@ module tpu_noc_router #(
   output logic [tpu_noc_pkg::PORTS-1:0]                    valid_o,
   input  logic [tpu_noc_pkg::PORTS-1:0]                    ready_i,
   output logic [tpu_noc_pkg::PORTS*tpu_noc_pkg::FLIT_W-1:0] flit_o,
-  // observability: input p holds a flit that does not leave in this cycle,
-  // output p's register one that its receiver does not take
-  output logic [tpu_noc_pkg::PORTS-1:0]                    wait_o,
-  output logic [tpu_noc_pkg::PORTS-1:0]                    hold_o
+  // observability: input p holds a flit that does not leave in this cycle
+  output logic [tpu_noc_pkg::PORTS-1:0]                    wait_o
 );
 
   localparam int P     = tpu_noc_pkg::PORTS;
@@ -262,7 +259,6 @@ module tpu_noc_router #(
     for (int o = 0; o < P; o++) head_pop = head_pop | grant[o*P +: P];
   end
   assign wait_o = head_valid & ~head_pop;
-  assign hold_o = valid_o & ~ready_i;
 
 `ifdef TPU_ASSERT
   // ---------------------------------------------------------------------------

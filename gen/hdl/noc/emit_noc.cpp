@@ -324,9 +324,9 @@ module tpu_noc_mesh (
   input  logic [tpu_noc_pkg::NODES-1:0]                    eject_ready_i,
   output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::FLIT_W-1:0] eject_flit_o,
   // observability, router n's port p at [n * PORTS + p]: its input holds a
-  // flit that does not leave in this cycle (wait_o), its output register one
-  // that its receiver does not take (hold_o); tpu_noc_router's, from which a
-  // testbench's watchdog names stuck routers and ports
+  // flit that does not leave in this cycle (wait_o, tpu_noc_router's), its
+  // output register one that its receiver does not take (hold_o); a
+  // testbench's watchdog names stuck routers and ports from them
   output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::PORTS-1:0]  wait_o,
   output logic [tpu_noc_pkg::NODES*tpu_noc_pkg::PORTS-1:0]  hold_o
 );
@@ -364,9 +364,11 @@ module tpu_noc_mesh (
         .valid_o(out_valid[N*P +: P]),
         .ready_i(out_ready[N*P +: P]),
         .flit_o (out_flit[N*P*W +: P*W]),
-        .wait_o (wait_o[N*P +: P]),
-        .hold_o (hold_o[N*P +: P])
+        .wait_o (wait_o[N*P +: P])
       );
+      // An output register holds a flit its receiver does not take (computed
+      // here, not in the router: its synthesis is measured without it).
+      assign hold_o[N*P +: P] = out_valid[N*P +: P] & ~out_ready[N*P +: P];
 )";
   // The LINKS table, highest node first (a concatenation), a row of the mesh a line.
   const noc::Mesh mesh = ctx.mesh();
