@@ -323,22 +323,17 @@ TEST_CASE("noc model: ejection ports that are always busy stall the run, naming 
   REQUIRE_FALSE(log.stuck.empty());
   const std::regex line(R"(router \([0-2],[0-2]\) (input [NESWL] \(head|output [NESWL] \(a flit) for \([0-2],[0-2]\)\))");
   for (const auto& s : log.stuck) CHECK(std::regex_match(s, line));
-  // Every local FIFO is full behind its blocked flits.
+  // Every local FIFO is full behind its blocked flits, and every local output
+  // register holds a flit its endpoint does not take.
   for (int n = 0; n < m.nodes(); ++n) {
     const Coord c = m.coord(n);
-    const std::string prefix = "router (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") input L";
-    bool named = false;
-    for (const auto& s : log.stuck) named = named || s.starts_with(prefix);
-    CHECK(named);
-  }
-
-  // Every local output register holds a flit its endpoint does not take.
-  for (int n = 0; n < m.nodes(); ++n) {
-    const Coord c = m.coord(n);
-    const std::string prefix = "router (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") output L";
-    bool named = false;
-    for (const auto& s : log.stuck) named = named || s.starts_with(prefix);
-    CHECK(named);
+    const std::string router = "router (" + std::to_string(c.x) + "," + std::to_string(c.y) + ") ";
+    for (const std::string& prefix : {router + "input L", router + "output L"}) {
+      bool named = false;
+      for (const auto& s : log.stuck) named = named || s.starts_with(prefix);
+      INFO(prefix);
+      CHECK(named);
+    }
   }
 
   // One flit, waiting in its local output register: no FIFO holds it, the
