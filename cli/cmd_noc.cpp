@@ -77,6 +77,23 @@ int run_noc_gen(const NocSpec& spec, const NocOpts& o) {
   return kOk;
 }
 
+/// The C++ optimisation level of the simulator `noc run` and `noc fuzz`
+/// build: -O1 compiles in about a third of -O3's time and runs about a
+/// quarter slower (sim::NocSimOptions::opt_level), the better trade for the
+/// short runs most of them are; `noc bench`, which measures the simulation's
+/// speed, builds at -O3.
+constexpr int kNocRunSimOpt = 1;
+
+/// --sim-opt: the C++ optimisation level of the mesh's simulator (each level
+/// is a simulator of its own in the cache).
+void add_sim_opt_flag(CLI::App& cmd, int& level) {
+  cmd.add_option("--sim-opt", level,
+                 "the C++ optimisation level of the RTL simulator: 1 builds about three times faster than 3 and "
+                 "runs about a quarter slower")
+      ->check(CLI::Range(0, 3))
+      ->capture_default_str();
+}
+
 /// `noc run`'s own options.
 struct NocRunOpts {
   noc::TrafficSpec traffic;
@@ -85,6 +102,7 @@ struct NocRunOpts {
   double backpressure = 0.0;
   std::uint64_t watchdog = noc::RunConditions{}.watchdog;
   bool no_assert = false;
+  int sim_opt = kNocRunSimOpt;
   RtlEngineFlags rtl;
 };
 
@@ -161,7 +179,7 @@ int run_noc_run(const NocSpec& spec, const NocOpts& o, const NocRunOpts& r) {
   std::optional<noc::RunLog> rtl_log, model_log;
   if (use_rtl) {
     const auto sim = sim::ensure_noc_simulator(nctx, r.rtl.cache_root(), print_build_progress,
-                                               {.waveform = !r.wave.empty(), .assertions = !r.no_assert});
+                                               {.waveform = !r.wave.empty(), .assertions = !r.no_assert, .opt_level = r.sim_opt});
     rtl_log = sim::run_noc_rtl(sim, codec, mesh, traffic, cond, {r.wave, r.work_dir});
   }
   if (use_model) model_log = noc::run_mesh_model(spec, params, traffic, cond);
@@ -219,6 +237,7 @@ struct NocBenchOpts {
   std::uint64_t warmup = 500, window = 2000;  ///< cycles before measuring, and measured
   std::uint64_t speed_cycles = 20000;         ///< the simulation-speed run: full uniform load this long
   bool no_assert = false;
+  int sim_opt = 3;  ///< the bench measures simulation speed: the fastest simulator
   RtlEngineFlags rtl;
 };
 
@@ -232,7 +251,8 @@ int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b) 
              mesh.nx, mesh.ny, params.depth(), params.routing(), b.engine, b.warmup, b.window);
   std::filesystem::path sim;
   if (b.engine == "rtl")
-    sim = sim::ensure_noc_simulator(nctx, b.rtl.cache_root(), print_build_progress, {.assertions = !b.no_assert});
+    sim = sim::ensure_noc_simulator(nctx, b.rtl.cache_root(), print_build_progress,
+                                     {.assertions = !b.no_assert, .opt_level = b.sim_opt});
   noc::RunConditions cond;
   cond.seed = b.seed;
   cond.max_cycles = b.rtl.max_cycles;
@@ -308,7 +328,7 @@ int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b) 
   full.packets = std::min<std::uint64_t>(static_cast<std::uint64_t>(mesh.nodes()) * b.speed_cycles, 400000);
   const noc::RunLog speed = run(noc::generate_traffic(codec, mesh, full));
   const double full_load_cps = speed.cycles_per_second;
-  const std::string engine = b.engine == "rtl" ? fmt::format("rtl, assertions {}", b.no_assert ? "off" : "on")
+  const std::string engine = b.engine == "rtl" ? fmt::format("rtl, assertions {}, C++ -O{}", b.no_assert ? "off" : "on", b.sim_opt)
                                                : b.engine;
   fmt::print("simulation: {:.0f} cycles/s at full uniform load ({} cycles), {:.0f} cycles/s over the whole bench ({})\n",
              full_load_cps, speed.cycles, sim_seconds > 0 ? sim_cycles / sim_seconds : 0.0, engine);
@@ -316,7 +336,10 @@ int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b) 
   nlohmann::ordered_json j;
   j["mesh"] = {{"nx", mesh.nx}, {"ny", mesh.ny}, {"depth", params.depth()}, {"routing", params.routing()}};
   j["engine"] = b.engine;
-  if (b.engine == "rtl") j["assertions"] = !b.no_assert;
+  if (b.engine == "rtl") {
+    j["assertions"] = !b.no_assert;
+    j["sim_opt"] = b.sim_opt;
+  }
   j["warmup"] = b.warmup;
   j["window"] = b.window;
   j["zero_load_latency_per_hop"] = z.slope;
@@ -350,6 +373,7 @@ struct NocFuzzOpts {
   int configs = 0;  ///< random fabrics instead of the one the flags give
   std::string out = "noc_fuzz_out";
   bool keep_going = false, no_shrink = false;
+  int sim_opt = kNocRunSimOpt;
   RtlEngineFlags rtl;
 };
 
@@ -359,7 +383,7 @@ int fuzz_fabric(const NocSpec& spec, const NocParams& params, const std::string&
   const hdl::NocContext nctx(spec, params, inject_bug);
   const noc::Mesh mesh = nctx.mesh();
   const noc::Codec& codec = nctx.codec();
-  const auto sim = sim::ensure_noc_simulator(nctx, f.rtl.cache_root(), print_build_progress);
+  const auto sim = sim::ensure_noc_simulator(nctx, f.rtl.cache_root(), print_build_progress, {.opt_level = f.sim_opt});
   const noc::NocEngine rtl = [&](const std::vector<noc::Injection>& t, const noc::RunConditions& c) {
     return sim::run_noc_rtl(sim, codec, mesh, t, c, {});
   };
@@ -554,6 +578,7 @@ Command noc_command() {
             run->add_flag("--no-assert", r->no_assert,
                           "build the RTL simulator without the RTL's assertions (faster; the scoreboard still "
                           "checks every flit)");
+            add_sim_opt_flag(*run, r->sim_opt);
             run->add_option("--work-dir", r->work_dir,
                             "keep the RTL run's files here (the traffic, the simulator's log of every event)");
             add_rtl_cache_flags(*run, r->rtl, "RTL engine");
@@ -577,6 +602,7 @@ Command noc_command() {
             bench->add_option("--plot", b->plot, "draw the latency-versus-offered-load curves (PNG, matplotlib)");
             bench->add_flag("--no-assert", b->no_assert,
                             "build the RTL simulator without the RTL's assertions (faster; every run is still scored)");
+            add_sim_opt_flag(*bench, b->sim_opt);
             add_rtl_cache_flags(*bench, b->rtl, "RTL engine");
 
             auto fz = std::make_shared<NocFuzzOpts>();
@@ -593,6 +619,7 @@ Command noc_command() {
             fuzz->add_option("--out", fz->out, "where reproducers go")->capture_default_str();
             fuzz->add_flag("--keep-going", fz->keep_going, "go on after a failing case");
             fuzz->add_flag("--no-shrink", fz->no_shrink, "keep a failing case whole");
+            add_sim_opt_flag(*fuzz, fz->sim_opt);
             add_rtl_cache_flags(*fuzz, fz->rtl, "RTL engine");
             fuzz->add_option("--inject-bug", o->inject_bug)->group("");
             auto sy = std::make_shared<NocSynthOpts>();

@@ -149,14 +149,18 @@ fs::path ensure_noc_simulator(const hdl::NocContext& ctx, const fs::path& build_
   // about three times faster with its C++ compiled at -O3 (OPT_FAST) than at
   // Verilator's default -Os, and about a tenth faster than at -O2 (measured
   // on the 4 x 4 mesh at full load; -march=native and gcc's profile-guided
-  // optimisation measured no faster); the -O3 before -MAKEFLAGS is
+  // optimisation measured no faster); -O1 builds in about a third of -O3's
+  // time (NocSimOptions::opt_level). The -O3 before -MAKEFLAGS is
   // Verilator's own optimisation level.
-  spec.extra_flags = {"-CFLAGS", "-std=c++20", "-O3", "-MAKEFLAGS", "OPT_FAST=-O3"};
+  if (options.opt_level < 0 || options.opt_level > 3)
+    throw Error("rtl.build", fmt::format("the simulator's optimisation level is 0 .. 3, not {}", options.opt_level));
+  spec.extra_flags = {"-CFLAGS", "-std=c++20", "-O3", "-MAKEFLAGS", fmt::format("OPT_FAST=-O{}", options.opt_level)};
   spec.description = fmt::format("the {}x{} NoC mesh, DEPTH={}{}", ctx.params().nx(), ctx.params().ny(),
                                  ctx.params().depth(),
                                  ctx.inject_bug().empty() ? "" : fmt::format(" with defect {}", ctx.inject_bug()));
   if (options.waveform) spec.description += ", with waveforms";
   if (!options.assertions) spec.description += ", without assertions";
+  spec.description += fmt::format(", C++ -O{}", options.opt_level);
   return cached_sim_build(build_root, spec, progress);
 }
 
