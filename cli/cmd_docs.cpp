@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "docs/axi_docs.h"
+#include "docs/ime_docs.h"
 #include "docs/isa_docs.h"
 #include "docs/markdown.h"
 #include "docs/noc_docs.h"
@@ -34,6 +35,7 @@ Command docs_command() {
                    render_axi_markdown(load_axi_top_spec(axi_spec))},
                   {noc_doc, with_noc_tables(read_file(noc_doc, "docs.noc"),
                                             load_noc_spec(noc_spec_path(ctx.spec.path)), noc_doc)},
+                  {(docs / "ime_isa.md").string(), render_ime_markdown(load_ime_spec(ime_spec_path(ctx.spec.path)))},
                   {readme, with_command_table(read_file(readme, "docs.readme"), readme)}};
               int status = kOk;
               for (const auto& [path, text] : documents) {
