@@ -66,6 +66,33 @@ std::string render_ime_markdown(const ImeSpec& s) {
            fmt::format("`{:08X}`", i.match), fmt::format("`{:08X}`", i.mask)});
   o += t.str();
 
+  o += "## Classes and their rules\n\n";
+  o += "What an instruction of each class reads and writes (registers from the operand on; MUL_C is the profile's "
+       "for the instruction's sub-extension), and the rules it keeps when it executes: one broken raises the "
+       "illegal-instruction exception. What the encoding cannot express (an odd register in an even field, a "
+       "reserved DT or slide code) decodes as no instruction.\n\n";
+  Table ct({"class", "registers", "rules", "meaning"});
+  for (const auto& c : s.classes) {
+    std::string regs, rules;
+    for (const auto& [op, n] : c.registers)
+      regs += fmt::format("{}{} {}", regs.empty() ? "" : ", ", op, n == ImeClass::kMulC ? "MUL_C" : fmt::format("{}", n));
+    for (const auto& r : c.rules) rules += fmt::format("{}`{}`", rules.empty() ? "" : ", ", r);
+    std::string meaning = c.role;
+    for (const auto& [type, bits] : c.segment_bits) meaning += fmt::format("; {} mask segments of {} bits", type, bits);
+    if (c.group_bits > 0) meaning += fmt::format("; scale groups of {} bits", c.group_bits);
+    if (!c.pack_len.empty()) {
+      std::string lens;
+      for (std::size_t k = 0; k < c.pack_len.size(); ++k)
+        lens += fmt::format("{}{} {}", k == 0 ? "" : ", ", k, c.pack_len[k] == 0 ? "SEW" : fmt::format("{}", c.pack_len[k]));
+      meaning += fmt::format("; pack_len by imm2: {}", lens);
+    }
+    ct.row({c.name, regs, rules, meaning});
+  }
+  o += ct.str();
+  Table rt({"rule", "meaning"});
+  for (const auto& r : s.rules) rt.row({fmt::format("`{}`", r.name), r.role});
+  o += rt.str();
+
   o += "## Formats\n\n";
   for (const auto& f : s.formats) {
     std::string syntax;

@@ -128,6 +128,54 @@ ImeFormat read_format(const YAML::Node& n, const ImeSpec& s) {
   return f;
 }
 
+ImeClass read_class(const YAML::Node& n, const ImeSpec& s) {
+  YamlMap m(n, s.path, "a class");
+  ImeClass c;
+  c.loc = m.loc();
+  c.name = m.str("name");
+  c.role = m.str("role");
+  const std::string what = fmt::format("class {}", c.name);
+  const YAML::Node regs = m.node("registers");
+  if (!regs.IsMap()) fail(fmt::format("{}: registers must map operands to counts", what), m.loc("registers"));
+  for (const auto& kv : regs) {
+    const std::string op = kv.first.as<std::string>();
+    const std::string v = kv.second.as<std::string>();
+    int count = 0;
+    if (v == "mul_c") count = ImeClass::kMulC;
+    else if (v == "1" || v == "2") count = v[0] - '0';
+    else fail(fmt::format("{}: {} takes 1, 2 or mul_c registers, not '{}'", what, op, v), loc_of(s.path, kv.second));
+    c.registers.emplace_back(op, count);
+  }
+  for (const auto& r : m.seq("rules")) {
+    const std::string name = r.as<std::string>();
+    bool known = false;
+    for (const auto& x : s.rules) known = known || x.name == name;
+    if (!known) fail(fmt::format("{}: rule {} is not in the rules", what, name), loc_of(s.path, r));
+    c.rules.push_back(name);
+  }
+  if (m.has("segment_bits")) {
+    for (const auto& kv : m.node("segment_bits")) {
+      const std::string t = kv.first.as<std::string>();
+      if (!s.data_type(t)) fail(fmt::format("{}: segment_bits names {}, not a data type", what, t), loc_of(s.path, kv.first));
+      c.segment_bits.emplace_back(t, kv.second.as<int>());
+    }
+  }
+  if (m.has("group_bits")) c.group_bits = static_cast<int>(m.integer_in("group_bits", 8, 4096, kSpec));
+  for (const auto& x : m.seq_or_empty("pack_len")) {
+    const std::string v = x.as<std::string>();
+    c.pack_len.push_back(v == "SEW" ? 0 : x.as<int>());
+  }
+  m.finish();
+  const auto needs = [&](std::string_view rule, bool has, std::string_view key) {
+    if (c.has_rule(rule) != has)
+      fail(fmt::format("{}: the rule {} and the key {} go together", what, rule, key), c.loc);
+  };
+  needs("mask_segment", !c.segment_bits.empty(), "segment_bits");
+  needs("scale_group", c.group_bits > 0, "group_bits");
+  needs("pack_len", !c.pack_len.empty(), "pack_len");
+  return c;
+}
+
 ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
   YamlMap m(n, s.path, "an instruction");
   ImeInstruction in;
@@ -154,6 +202,28 @@ ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
   for (const auto& x : s.formats)
     if (x.name == in.format) f = &x;
   if (!f) fail(fmt::format("{}: format {} is not defined", what, in.format), m.loc("format"));
+  const ImeClass* c = nullptr;
+  for (const auto& x : s.classes)
+    if (x.name == in.cls) c = &x;
+  if (!c) fail(fmt::format("{}: class {} is not defined", what, in.cls), m.loc("class"));
+  for (const auto& [op, count] : c->registers) {
+    const ImeOperand* o = f->operand(op);
+    if (!o || (o->kind != ImeOperandKind::Vreg && o->kind != ImeOperandKind::VregEven))
+      fail(fmt::format("{}: class {} counts registers of {}, which format {} has no register operand for", what,
+                       c->name, op, f->name),
+           in.loc);
+  }
+  if (c->has_rule("mask_segment") && !f->operand("imm2"))
+    fail(fmt::format("{}: the rule mask_segment needs an imm2 operand", what), in.loc);
+  if (c->has_rule("scale_group") && !f->operand("imm3"))
+    fail(fmt::format("{}: the rule scale_group needs an imm3 operand", what), in.loc);
+  if (c->has_rule("pack_len") && (!f->operand("imm2") || c->pack_len.size() != (1U << f->operand("imm2")->width)))
+    fail(fmt::format("{}: pack_len needs one entry per value of imm2", what), in.loc);
+  if (c->has_rule("mask_segment")) {
+    bool typed = false;
+    for (const auto& [t, bits] : c->segment_bits) typed = typed || t == in.type;
+    if (!typed) fail(fmt::format("{}: class {} gives no segment_bits for type {}", what, c->name, in.type), in.loc);
+  }
 
   YamlMap fixed(m.node("fixed"), s.path, "the fixed fields");
   in.match = s.opcode;
@@ -317,6 +387,18 @@ const ImeFormat& ImeSpec::format_of(const ImeInstruction& i) const {
   throw Error("ime.internal", fmt::format("{} names format {}, which is gone", i.label(), i.format));
 }
 
+const ImeClass& ImeSpec::class_of(const ImeInstruction& i) const {
+  for (const auto& c : classes)
+    if (c.name == i.cls) return c;
+  throw Error("ime.internal", fmt::format("{} names class {}, which is gone", i.label(), i.cls));
+}
+
+bool ImeClass::has_rule(std::string_view rule) const {
+  for (const auto& r : rules)
+    if (r == rule) return true;
+  return false;
+}
+
 const ImeDataType* ImeSpec::data_type(std::string_view n) const {
   for (const auto& d : data_types)
     if (d.name == n) return &d;
@@ -396,6 +478,21 @@ ImeSpec load_ime_spec_text(const std::string& text, const std::string& path) {
       x.role = m.str("role");
       m.finish();
       s.sub_extensions.push_back(x);
+    }
+    for (const auto& n : top.seq("rules")) {
+      YamlMap m(n, path, "a rule");
+      ImeRule r;
+      r.loc = m.loc();
+      r.name = m.str("name");
+      r.role = m.str("role");
+      m.finish();
+      s.rules.push_back(r);
+    }
+    for (const auto& n : top.seq("classes")) {
+      s.classes.push_back(read_class(n, s));
+      for (std::size_t i = 0; i + 1 < s.classes.size(); ++i)
+        if (s.classes[i].name == s.classes.back().name)
+          fail(fmt::format("a second class named {}", s.classes.back().name), s.classes.back().loc);
     }
     for (const auto& n : top.seq("instructions")) s.instructions.push_back(read_instruction(n, s));
     for (const auto& n : top.seq("profiles")) {

@@ -76,6 +76,26 @@ struct ImeSubExtension {
   SourceLoc loc;
 };
 
+/// A rule an instruction keeps when it executes (else illegal-instruction).
+struct ImeRule {
+  std::string name, role;
+  SourceLoc loc;
+};
+
+/// What an instruction of a class reads and writes, and its rules.
+struct ImeClass {
+  std::string name, role;
+  /// Registers from each register operand on; kMulC: the profile's MUL_C.
+  std::vector<std::pair<std::string, int>> registers;
+  static constexpr int kMulC = -1;
+  std::vector<std::string> rules;
+  std::vector<std::pair<std::string, int>> segment_bits;  ///< sparse: a mask segment's bits per data type
+  int group_bits = 0;                                     ///< quant: a scale group's bits
+  std::vector<int> pack_len;                              ///< layout: the bits imm2 selects; 0 means SEW
+  SourceLoc loc;
+  [[nodiscard]] bool has_rule(std::string_view rule) const;
+};
+
 struct ImeInstruction {
   std::string mnemonic;
   std::string type;        ///< a data type's name, or empty (fp, layout)
@@ -122,10 +142,13 @@ struct ImeSpec {
   std::vector<ImeSignedness> signedness;
   std::vector<ImeFormat> formats;
   std::vector<ImeSubExtension> sub_extensions;
+  std::vector<ImeRule> rules;
+  std::vector<ImeClass> classes;
   std::vector<ImeInstruction> instructions;
   std::vector<ImeProfile> profiles;
 
   [[nodiscard]] const ImeFormat& format_of(const ImeInstruction& i) const;
+  [[nodiscard]] const ImeClass& class_of(const ImeInstruction& i) const;
   [[nodiscard]] const ImeDataType* data_type(std::string_view name) const;
   [[nodiscard]] const ImeProfile* profile(std::string_view name) const;
   /// The instruction whose MATCH/MASK a word fits, or nullptr.

@@ -151,6 +151,23 @@ TEST_CASE("ime spec: the profiles' tiles and MUL_C follow the seed's derivation"
   CHECK(a100->supports_sub_extension("Xsmtx16fp32mm_slide"));
 }
 
+TEST_CASE("ime spec: each class says what it reads and writes and the rules it keeps") {
+  const ImeSpec& s = shipped();
+  const ImeClass& fp_slide = s.class_of(find("smt.vfwmadot2"));
+  CHECK(fp_slide.has_rule("vs1_even"));  // the toolchains' vs1 field lets an odd vs1 through
+  CHECK(fp_slide.registers == std::vector<std::pair<std::string, int>>{{"vs1", 2}, {"vs2", 1}, {"vd", ImeClass::kMulC}});
+  const ImeClass& sparse = s.class_of(find("smt.vmadot.sp", "i4"));
+  CHECK(sparse.has_rule("mask_segment"));
+  CHECK(sparse.segment_bits == std::vector<std::pair<std::string, int>>{{"i8", 256}, {"i4", 512}});
+  const ImeClass& pack = s.class_of(find("smt.vupack.vv"));
+  CHECK(pack.pack_len == std::vector<int>{0, 128, 256, 512});  // 0: SEW
+  CHECK_FALSE(pack.has_rule("lmul_one"));  // the layout instructions take any LMUL
+  for (const auto& i : s.instructions) {
+    INFO(i.label());
+    CHECK(s.class_of(i).has_rule("sub_extension"));
+  }
+}
+
 TEST_CASE("ime spec: a broken spec is refused with its line and the rule broken") {
   // A tile the derivation does not give.
   CHECK_THAT(error_of(edited("lambda: 2, sew: 32, w: 4, tile: [4, 8, 4]}\n      - {sub_extension: Xsmti8i32mm_slide",
@@ -176,6 +193,10 @@ TEST_CASE("ime spec: a broken spec is refused with its line and the rule broken"
   CHECK_THAT(error_of(edited("      - {name: funct3, bits: [14, 12]}\n      - {name: vd, bits: [11, 8], operand: vreg_even}\n      - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide",
                              "      - {name: funct3, bits: [14, 11]}\n      - {name: vd, bits: [11, 8], operand: vreg_even}\n      - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide")),
              Catch::Contains("bit 11 is field funct3's already"));
+  // A class naming a rule that is not listed, or a rule without its data.
+  CHECK_THAT(error_of(edited("rules: [lmul_one, sub_extension, vd_disjoint, vs1_even]", "rules: [lmul_one, vs1_odd]")),
+             Catch::Contains("rule vs1_odd is not in the rules"));
+  CHECK_THAT(error_of(edited("    group_bits: 128\n", "")), Catch::Contains("the rule scale_group and the key group_bits go together"));
   // An unknown key.
   CHECK_THAT(error_of(edited("word_bits: 32", "word_bits: 32\nwords: 1")), Catch::Contains("words"));
 }
