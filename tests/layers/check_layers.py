@@ -29,6 +29,7 @@ LAYERS = {
     "gen/spec": ["gen/util"],
     "gen/isa": ["gen/util", "gen/spec"],
     "gen/noc": ["gen/util", "gen/spec"],
+    "gen/ime": ["gen/util", "gen/spec"],
     "gen/hdl": ["gen/util", "gen/spec", "gen/isa", "gen/noc"],
     "gen/docs": ["gen/util", "gen/spec", "gen/isa"],
     "gen/synth": ["gen/util", "gen/spec"],
