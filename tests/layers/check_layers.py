@@ -33,7 +33,7 @@ LAYERS = {
     "gen/hdl": ["gen/util", "gen/spec", "gen/isa", "gen/noc"],
     "gen/docs": ["gen/util", "gen/spec", "gen/isa"],
     "gen/synth": ["gen/util", "gen/spec"],
-    "tb/model": ["gen/util", "gen/spec", "gen/isa", "gen/noc"],
+    "tb/model": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "gen/ime"],
     "tb/sim": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "gen/hdl", "tb/model"],
     # The campaign engine, random programs, coverage and shrinking: no Verilator.
     "tb/fuzz/core": ["gen/util", "gen/spec", "gen/isa", "gen/noc", "tb/model", "tb/fuzz"],

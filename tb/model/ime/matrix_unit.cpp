@@ -1,0 +1,120 @@
+#include "model/ime/matrix_unit.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "util/diag.h"
+
+namespace tpugen::ime {
+
+namespace {
+
+/// The registers an operand's group takes on this profile.
+int group_size(const ImeClass& c, const ImeProfileEntry* entry, const std::string& operand) {
+  for (const auto& [op, n] : c.registers)
+    if (op == operand) return n == ImeClass::kMulC ? (entry ? entry->mul_c : 1) : n;
+  return 0;
+}
+
+std::string group_text(std::uint32_t first, int n) {
+  return n == 1 ? fmt::format("v{}", first) : fmt::format("v{}..v{}", first, first + static_cast<std::uint32_t>(n) - 1);
+}
+
+/// A signed or unsigned element of `width` bits as an integer.
+std::int64_t extend(std::uint64_t raw, int width, bool is_signed) {
+  if (!is_signed) return static_cast<std::int64_t>(raw);
+  const std::uint64_t sign = std::uint64_t{1} << (width - 1);
+  return static_cast<std::int64_t>(raw ^ sign) - static_cast<std::int64_t>(sign);
+}
+
+/// C (vd group, int32) += A x B^T: A's rows from row `first_row` of vs1's
+/// group on, B^T's N rows of K in vs2 (seed 5.1, 5.2).
+void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded& d, int first_row,
+                    MatrixState& s) {
+  const ImeDataType* t = spec.data_type(d.instr->type);
+  const ImeSignedness* sign = nullptr;
+  for (const auto& v : spec.signedness)
+    if (v.name == d.instr->signedness) sign = &v;
+  if (!t || !sign) throw Error("ime.internal", fmt::format("{} has no type or signedness", d.instr->label()));
+  const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
+            vs2 = static_cast<int>(d.operand("vs2"));
+  const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
+    const std::size_t r = p / n + static_cast<std::size_t>(first_row), c = p % n;
+    std::int64_t sum = 0;
+    for (std::size_t q = 0; q < k; ++q)
+      sum += extend(s.v.get(vs1, t->bits, r * k + q), t->bits, sign->a_signed) *
+             extend(s.v.get(vs2, t->bits, c * k + q), t->bits, sign->b_signed);
+    // The accumulator wraps at 32 bits (seed 5.1: within the destination's width).
+    s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
+  }
+}
+
+}  // namespace
+
+std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, const Decoded& d, const MatrixState& s) {
+  const ImeInstruction& i = *d.instr;
+  const ImeClass& c = spec.class_of(i);
+  const ImeProfileEntry* entry = profile.entry(i.sub_extension);
+  for (const auto& rule : c.rules) {
+    if (rule == "sub_extension" && !profile.supports_sub_extension(i.sub_extension))
+      return Illegal{rule, fmt::format("{} belongs to {}, which the {} does not support", i.label(), i.sub_extension,
+                                       profile.name)};
+    if (rule == "lmul_one" && s.lmul != 1)
+      return Illegal{rule, fmt::format("{} needs LMUL = 1; vtype has LMUL = {}", i.label(), s.lmul)};
+    if (rule == "vs1_even" && d.operand("vs1") % 2 != 0)
+      return Illegal{rule, fmt::format("{} needs an even vs1, not v{}", i.label(), d.operand("vs1"))};
+    if (rule == "vd_disjoint") {
+      const std::uint32_t vd = d.operand("vd");
+      const int nd = group_size(c, entry, "vd");
+      for (const auto& [op, n] : c.registers) {
+        if (op == "vd") continue;
+        const std::uint32_t src = d.operand(op);
+        const int ns = group_size(c, entry, op);
+        if (src < vd + static_cast<std::uint32_t>(nd) && vd < src + static_cast<std::uint32_t>(ns))
+          return Illegal{rule, fmt::format("{}: the destination {} overlaps {} ({})", i.label(), group_text(vd, nd), op,
+                                           group_text(src, ns))};
+      }
+    }
+    if (rule == "mask_segment") {
+      int bits = 0;
+      for (const auto& [t, b] : c.segment_bits)
+        if (t == i.type) bits = b;
+      const std::uint32_t segments = static_cast<std::uint32_t>(profile.vlen / bits);
+      if (d.operand("imm2") >= segments)
+        return Illegal{rule, fmt::format("{}: imm2 = {} names no mask segment ({} of {} bits in VLEN {})", i.label(),
+                                         d.operand("imm2"), segments, bits, profile.vlen)};
+    }
+    if (rule == "scale_group") {
+      const std::uint32_t groups = static_cast<std::uint32_t>(profile.vlen / c.group_bits);
+      if (d.operand("imm3") >= groups)
+        return Illegal{rule, fmt::format("{}: imm3 = {} names no scale group ({} of {} bits in VLEN {})", i.label(),
+                                         d.operand("imm3"), groups, c.group_bits, profile.vlen)};
+    }
+    if (rule == "pack_len") {
+      const int code = c.pack_len[d.operand("imm2")];
+      const int len = code == 0 ? s.sew : code;
+      if (len > profile.vlen * s.lmul)
+        return Illegal{rule, fmt::format("{}: imm2 = {} selects {}-bit chunks, more than VLEN x LMUL = {}", i.label(),
+                                         d.operand("imm2"), len, profile.vlen * s.lmul)};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, const Decoded& d, MatrixState& s) {
+  if (auto illegal = check(spec, profile, d, s)) return illegal;
+  const ImeInstruction& i = *d.instr;
+  const ImeProfileEntry* e = profile.entry(i.sub_extension);
+  if (i.cls == "base" && e) {
+    integer_matmul(spec, *e, d, 0, s);
+  } else if (i.cls == "slide" && e) {
+    integer_matmul(spec, *e, d, i.slide, s);
+  } else {
+    throw Error("ime.model", fmt::format("{}: the model does not run the {} class yet", i.label(), i.cls));
+  }
+  return std::nullopt;
+}
+
+}  // namespace tpugen::ime

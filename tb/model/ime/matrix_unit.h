@@ -1,0 +1,45 @@
+/// @file matrix_unit.h
+/// @brief The reference model of the IME's smt.* instructions on a profile:
+/// the rules of spec/ime.yaml checked before anything is written (a broken
+/// one is the illegal-instruction exception: the state is left as it was),
+/// then the instruction's effect on the vector registers, bit-exact.
+/// Modelled so far: the base and sliding-window integer classes; an
+/// instruction of another class is refused with Error("ime.model") rather
+/// than run wrongly.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ime/codec.h"
+#include "model/ime/vregs.h"
+#include "spec/ime_spec.h"
+
+namespace tpugen::ime {
+
+/// What the instructions read beside their operands: vtype's LMUL and SEW
+/// and MCPM.BF16.
+struct MatrixState {
+  explicit MatrixState(int vlen) : v(vlen) {}
+  VectorRegs v;
+  int lmul = 1;
+  int sew = 8;
+  bool bf16 = false;
+};
+
+/// An illegal-instruction exception: the rule broken (a rule of the spec's)
+/// and what broke it.
+struct Illegal {
+  std::string rule;
+  std::string message;
+};
+
+/// The first rule of the instruction's class it breaks here, or nothing.
+[[nodiscard]] std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, const Decoded& d,
+                                           const MatrixState& state);
+
+/// Check, then run: an Illegal leaves `state` unchanged.
+[[nodiscard]] std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, const Decoded& d,
+                                             MatrixState& state);
+
+}  // namespace tpugen::ime
