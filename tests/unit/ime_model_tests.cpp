@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <bit>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -143,6 +144,94 @@ TEST_CASE("ime model: base and sliding-window instructions equal a plain matmul 
             CHECK(c[static_cast<std::size_t>(r * e.n + col)] == static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
           }
       }
+    }
+  }
+}
+
+TEST_CASE("ime model: the seed's A100 2:4 sparse example (5.3), with the data arrays as written") {
+  // The arrays of the example's program (L1013-L1040), not its comment's
+  // picture: rows 3-7 of A repeat an element and B[7][3] is 0 there, and
+  // only the arrays give the printed C (docs/ime_seed_review.md, D13). The
+  // mask bit order is the pseudocode's (bit k: position k), not the
+  // picture's (D12).
+  MatrixState s(1024);
+  std::vector<int> a;
+  for (int r = 0; r < 8; ++r) {
+    for (int k = 0; k < 16; ++k) a.push_back(r + k);
+    for (int k = 0; k < 16; ++k) a.push_back(r < 3 ? r + 16 + k : r + 15 + k);
+  }
+  std::vector<int> b;
+  for (int c = 0; c < 8; ++c)
+    for (int k = 0; k < 16; ++k) b.push_back(c == 7 && k == 3 ? 0 : c + k);
+  const std::vector<int> masks = {0x99, 0xAA, 0xCC, 0x55, 0x66, 0x33, 0x99, 0xAA};
+  std::vector<int> v0;
+  for (const int m : masks) v0.insert(v0.end(), 4, m);
+  load_bytes(s, 2, std::vector<int>(a.begin(), a.begin() + 128));
+  load_bytes(s, 3, std::vector<int>(a.begin() + 128, a.end()));
+  load_bytes(s, 8, b);
+  load_bytes(s, 0, v0);
+  run("A100", "smt.vmadot.sp v16, v2, v8, v0, 0, i8", s);
+  CHECK(c_tile(s, 16, 64) == std::vector<std::int32_t>{
+      2544, 2856, 3184, 3200, 3528, 3576, 4032, 4322, 2664, 2992, 3336, 3368, 3712, 3776, 4248, 4544,
+      2784, 3128, 3488, 3536, 3896, 3976, 4464, 4766, 2812, 3164, 3532, 3588, 3956, 4044, 4540, 4840,
+      2932, 3300, 3684, 3756, 4140, 4244, 4756, 5062, 3052, 3436, 3836, 3924, 4324, 4444, 4972, 5284,
+      3172, 3572, 3988, 4092, 4508, 4644, 5188, 5506, 3292, 3708, 4140, 4260, 4692, 4844, 5404, 5728});
+}
+
+// The plain reference for 2:4 sparse: B's dense rows rebuilt from the kept
+// values and each group's mask (the test's own decoding), then a matmul.
+TEST_CASE("ime model: 2:4 sparse instructions equal a matmul with B rebuilt from its masks") {
+  std::mt19937_64 rng(42);
+  const ImeProfile& p = profile("A100");
+  const unsigned patterns[] = {0x3, 0x5, 0x6, 0x9, 0xA, 0xC, 0x0, 0xF, 0x1, 0x7};  // the last four: no pair
+  for (const auto& i : spec().instructions) {
+    if (i.cls != "sparse") continue;
+    const ImeProfileEntry& e = *p.entry(i.sub_extension);
+    const int bits = spec().data_type(i.type)->bits;
+    const ImeSignedness* sg = nullptr;
+    for (const auto& v : spec().signedness)
+      if (v.name == i.signedness) sg = &v;
+    const int kc = e.k / 2, segments = i.type == "i4" ? 2 : 4;
+    for (int trial = 0; trial < 12; ++trial) {
+      const auto imm2 = static_cast<int>(rng() % static_cast<unsigned>(segments));
+      const int vmask = static_cast<int>(rng() % 2);
+      INFO(i.label() << " trial " << trial << " imm2 " << imm2 << " v" << vmask);
+      auto draw = [&](bool is_signed) -> std::int64_t {
+        const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
+        const std::int64_t span = std::int64_t{1} << bits;
+        if (trial == 0) return is_signed ? lo : span - 1;
+        return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(span));
+      };
+      MatrixState s(p.vlen);
+      std::vector<std::int64_t> a(static_cast<std::size_t>(e.m * e.k)), bc(static_cast<std::size_t>(e.n * kc));
+      for (auto& x : a) x = draw(sg->a_signed);
+      for (auto& x : bc) x = draw(sg->b_signed);
+      std::vector<unsigned> mask(static_cast<std::size_t>(e.n * kc / 2));
+      for (auto& m : mask) m = patterns[rng() % (trial < 6 ? 6 : 10)];
+      const int vs1 = 4, vs2 = 10, vd = 16;
+      for (std::size_t k = 0; k < a.size(); ++k) s.v.set(vs1, bits, k, static_cast<std::uint64_t>(a[k]));
+      for (std::size_t k = 0; k < bc.size(); ++k) s.v.set(vs2, bits, k, static_cast<std::uint64_t>(bc[k]));
+      // The mask register: random beyond the segment, the masks inside it.
+      for (std::size_t b = 0; b < static_cast<std::size_t>(p.vlen / 8); ++b)
+        s.v.set(vmask, 8, b, rng() & 0xFF);
+      const std::size_t first = static_cast<std::size_t>(imm2 * (i.type == "i4" ? 512 : 256) / 4);
+      for (std::size_t g = 0; g < mask.size(); ++g) s.v.set(vmask, 4, first + g, mask[g]);
+      run("A100", fmt::format("{} v{}, v{}, v{}, v{}, {}, {}", i.mnemonic, vd, vs1, vs2, vmask, imm2, i.type), s);
+      const auto c = c_tile(s, vd, static_cast<std::size_t>(e.m * e.n));
+      for (int r = 0; r < e.m; ++r)
+        for (int col = 0; col < e.n; ++col) {
+          std::int64_t sum = 0;
+          for (int g = 0; g < kc / 2; ++g) {
+            const unsigned m = mask[static_cast<std::size_t>(col * kc / 2 + g)];
+            std::int64_t dense[4] = {0, 0, 0, 0};
+            int kept = 0;
+            for (int pos = 0; pos < 4; ++pos)
+              if ((m >> pos & 1U) != 0 && kept < 2) dense[pos] = bc[static_cast<std::size_t>(col * kc + 2 * g + kept++)];
+            if (std::popcount(m) != 2) continue;
+            for (int pos = 0; pos < 4; ++pos) sum += a[static_cast<std::size_t>(r * e.k + 4 * g + pos)] * dense[pos];
+          }
+          CHECK(c[static_cast<std::size_t>(r * e.n + col)] == static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
+        }
     }
   }
 }

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
+#include <bit>
 
 #include "util/diag.h"
 
@@ -47,6 +47,46 @@ void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded
       sum += extend(s.v.get(vs1, t->bits, r * k + q), t->bits, sign->a_signed) *
              extend(s.v.get(vs2, t->bits, c * k + q), t->bits, sign->b_signed);
     // The accumulator wraps at 32 bits (seed 5.1: within the destination's width).
+    s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
+  }
+}
+
+/// C += A x B^T with B 2:4 sparse (seed 5.3): vs2 holds Kc = K / 2 kept
+/// values a row, two for every group of four K positions, and a 4-bit mask
+/// a group in segment imm2 of v0/v1 (vmask) says which two (bit k: position
+/// k; the lower position takes the first value; a mask without exactly two
+/// bits set contributes nothing, the seed's default case). Row c's masks are
+/// nibbles c x Kc / 2 on of the segment, the low nibble of a byte first.
+void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntry& e, const Decoded& d,
+                   MatrixState& s) {
+  const ImeDataType* t = spec.data_type(d.instr->type);
+  const ImeSignedness* sign = nullptr;
+  for (const auto& v : spec.signedness)
+    if (v.name == d.instr->signedness) sign = &v;
+  int seg_bits = 0;
+  for (const auto& [type, bits] : cls.segment_bits)
+    if (type == d.instr->type) seg_bits = bits;
+  if (!t || !sign || seg_bits == 0)
+    throw Error("ime.internal", fmt::format("{} has no type, signedness or segment", d.instr->label()));
+  const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
+            vs2 = static_cast<int>(d.operand("vs2")), mask_reg = static_cast<int>(d.operand("vmask"));
+  const std::size_t k = static_cast<std::size_t>(e.k), kc = k / 2, n = static_cast<std::size_t>(e.n);
+  const std::size_t first_nibble = static_cast<std::size_t>(d.operand("imm2")) * static_cast<std::size_t>(seg_bits / 4);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
+    const std::size_t r = p / n, c = p % n;
+    std::int64_t sum = 0;
+    for (std::size_t q = 0; q < kc / 2; ++q) {
+      const auto m = static_cast<unsigned>(s.v.get(mask_reg, 4, first_nibble + c * kc / 2 + q));
+      if (std::popcount(m) != 2) continue;
+      const auto lo = static_cast<std::size_t>(std::countr_zero(m)), hi = static_cast<std::size_t>(std::bit_width(m) - 1);
+      const auto a = [&](std::size_t pos) {
+        return extend(s.v.get(vs1, t->bits, r * k + 4 * q + pos), t->bits, sign->a_signed);
+      };
+      const auto b = [&](std::size_t idx) {
+        return extend(s.v.get(vs2, t->bits, c * kc + 2 * q + idx), t->bits, sign->b_signed);
+      };
+      sum += b(0) * a(lo) + b(1) * a(hi);
+    }
     s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
   }
 }
@@ -111,6 +151,8 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     integer_matmul(spec, *e, d, 0, s);
   } else if (i.cls == "slide" && e) {
     integer_matmul(spec, *e, d, i.slide, s);
+  } else if (i.cls == "sparse" && e) {
+    sparse_matmul(spec, spec.class_of(i), *e, d, s);
   } else {
     throw Error("ime.model", fmt::format("{}: the model does not run the {} class yet", i.label(), i.cls));
   }

@@ -3,7 +3,8 @@
 /// the rules of spec/ime.yaml checked before anything is written (a broken
 /// one is the illegal-instruction exception: the state is left as it was),
 /// then the instruction's effect on the vector registers, bit-exact.
-/// Modelled so far: the base and sliding-window integer classes; an
+/// Modelled so far: the base, sliding-window and 2:4 sparse integer
+/// classes; an
 /// instruction of another class is refused with Error("ime.model") rather
 /// than run wrongly.
 #pragma once
