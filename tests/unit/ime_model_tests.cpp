@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <random>
@@ -266,8 +267,54 @@ TEST_CASE("ime model: every rule of execution, broken, is the illegal-instructio
   CHECK(rule_of("A60", "smt.vpack.vv v2, v4, v6, 0", 1, 64) == "legal");
 }
 
+TEST_CASE("ime model: vupack undoes vpack at every granularity and element width; vpack at SEW is a zip") {
+  std::mt19937_64 rng(7);
+  for (const char* pname : {"A60", "A100"}) {
+    const ImeProfile& p = profile(pname);
+    for (const int sew : {8, 16, 32, 64})
+      for (int imm2 = 0; imm2 < 4; ++imm2) {
+        MatrixState s(p.vlen);
+        s.sew = sew;
+        for (auto& byte : s.v.bytes()) byte = static_cast<std::uint8_t>(rng());
+        const std::string pack_text = fmt::format("smt.vpack.vv v6, v2, v3, {}", imm2);
+        if (ime::check(spec(), p, instr(pack_text), s)) continue;  // a chunk wider than VLEN: pack_len's rule
+        INFO(pname << " SEW " << sew << " imm2 " << imm2);
+        const auto a = s.v.get(2, sew, 1), b = s.v.get(3, sew, 0);
+        const MatrixState before = s;
+        run(pname, pack_text, s);
+        if (imm2 == 0) {  // chunks of one element: vd, vd+1 = a0 b0 a1 b1 ...
+          CHECK(s.v.get(6, sew, 2) == a);
+          CHECK(s.v.get(6, sew, 1) == b);
+        }
+        run(pname, fmt::format("smt.vupack.vv v10, v6, v7, {}", imm2), s);
+        const std::size_t reg = static_cast<std::size_t>(p.vlen / 8);
+        CHECK(std::equal(s.v.bytes().begin() + 10 * reg, s.v.bytes().begin() + 12 * reg, before.v.bytes().begin() + 2 * reg));
+      }
+  }
+}
+
+TEST_CASE("ime model: vnpack keeps the low bits and vnspack saturates, chunk by chunk from vs1 then vs2") {
+  MatrixState s(256);
+  s.sew = 8;  // the destination's width: the sources are 16-bit
+  const std::vector<std::uint64_t> a = {0x1234, 0x7FFF, 0x8000, 0x0100, 0xFF80, 0x0005};
+  const std::vector<std::uint64_t> b = {0xABCD, 0xFFFF, 0x007F, 0x0080, 0xFF7F, 0x0002};
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    s.v.set(2, 16, k, a[k]);
+    s.v.set(3, 16, k, b[k]);
+  }
+  MatrixState t = s;
+  run("A60", "smt.vnpack.vv v5, v2, v3, 0", s);  // 32-bit chunks: two sources' elements each
+  const std::vector<std::uint64_t> plain = {0x34, 0xFF, 0xCD, 0xFF, 0x00, 0x00, 0x7F, 0x80, 0x80, 0x05, 0x7F, 0x02};
+  for (std::size_t k = 0; k < plain.size(); ++k) CHECK(s.v.get(5, 8, k) == plain[k]);
+  run("A60", "smt.vnspack.vv v5, v2, v3, 0", t);
+  const std::vector<std::uint64_t> sat = {0x7F, 0x7F, 0x80, 0xFF, 0x80, 0x7F, 0x7F, 0x7F, 0x80, 0x05, 0x80, 0x02};
+  for (std::size_t k = 0; k < sat.size(); ++k) CHECK(t.v.get(5, 8, k) == sat[k]);
+}
+
 TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {
   MatrixState s(1024);
   CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vfwmadot v2, v4, v6"), s),
                     Catch::Contains("does not run the fp class yet"));
+  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), s),
+                    Catch::Contains("does not run the narrow class yet"));
 }

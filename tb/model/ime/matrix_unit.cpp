@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
+#include <vector>
 
 #include "util/diag.h"
 
@@ -91,6 +93,81 @@ void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEnt
   }
 }
 
+/// The chunk pack_len bits imm2 selects (0 in the class's table: SEW).
+int pack_len_of(const ImeClass& cls, const Decoded& d, const MatrixState& s) {
+  const int code = cls.pack_len[d.operand("imm2")];
+  return code == 0 ? s.sew : code;
+}
+
+/// smt.vpack.vv / smt.vupack.vv (seed 7.3, 7.4), in elements of SEW (the
+/// seed's pseudocode indexes some registers in bits, some in elements: D22).
+/// vpack interleaves vs1's and vs2's chunks of n = pack_len / SEW elements
+/// into vd, vd+1; vupack is its inverse. The sources are read whole before
+/// vd is written.
+void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
+  const int sew = s.sew, vlen = s.v.vlen();
+  const auto n = static_cast<std::size_t>(pack_len_of(cls, d, s) / sew);
+  const auto per_reg = static_cast<std::size_t>(vlen / sew);
+  const int vd = static_cast<int>(d.operand("vd"));
+  std::vector<std::uint64_t> a(per_reg), b(per_reg);
+  for (std::size_t k = 0; k < per_reg; ++k) {
+    a[k] = s.v.get(static_cast<int>(d.operand("vs1")), sew, k);
+    b[k] = s.v.get(static_cast<int>(d.operand("vs2")), sew, k);
+  }
+  const std::size_t chunks = per_reg / n;  // chunks of a register
+  if (d.instr->mnemonic == "smt.vpack.vv") {
+    for (std::size_t p = 0; p < chunks; ++p)
+      for (std::size_t i = 0; i < n; ++i) {
+        s.v.set(vd, sew, 2 * p * n + i, a[p * n + i]);
+        s.v.set(vd, sew, 2 * p * n + n + i, b[p * n + i]);
+      }
+    return;
+  }
+  // vupack: the chunks of vs1 || vs2 in turn, the even ones to vd, the odd
+  // ones to vd+1. The seed's form (vs1's and vs2's even chunks to vd's two
+  // halves) is the same wherever a register holds two chunks or more, and
+  // this one also covers pack_len = VLEN, where the seed's loop runs no
+  // iteration: vupack then copies, as vpack does (tpugen's decision).
+  for (std::size_t j = 0; j < 2 * chunks; ++j) {
+    const std::vector<std::uint64_t>& src = j < chunks ? a : b;
+    const std::size_t from = (j % chunks) * n;
+    for (std::size_t i = 0; i < n; ++i) s.v.set(vd + static_cast<int>(j % 2), sew, (j / 2) * n + i, src[from + i]);
+  }
+}
+
+/// smt.vnpack.vv / smt.vnspack.vv (seed 7.5): vtype's SEW is the narrow
+/// destination's width, the sources' elements 2 x SEW; each pack_len-bit
+/// chunk of vs1 and then of vs2, narrowed, goes to vd in turn. vnpack keeps
+/// the low SEW bits; vnspack saturates as signed (the seed gives only the
+/// signed formula, and no bit selects another: tpugen's decision).
+void narrow(const ImeClass& cls, const Decoded& d, MatrixState& s) {
+  const int sew = s.sew, wide = 2 * s.sew, vlen = s.v.vlen();
+  const int len = pack_len_of(cls, d, s);
+  if (wide > 64 || len < wide)
+    throw Error("ime.model", fmt::format("{}: {}-bit chunks of {}-bit sources are not defined (SEW {})",
+                                         d.instr->mnemonic, len, wide, sew));
+  const auto ns = static_cast<std::size_t>(len / wide);
+  const auto per_reg = static_cast<std::size_t>(vlen / wide);
+  const bool saturate = d.instr->mnemonic == "smt.vnspack.vv";
+  const auto cut = [&](std::uint64_t raw) -> std::uint64_t {
+    const std::uint64_t low = sew == 64 ? ~0ULL : (1ULL << sew) - 1;
+    if (!saturate) return raw & low;
+    const std::int64_t x = extend(raw, wide, true), hi = (std::int64_t{1} << (sew - 1)) - 1, lo = -hi - 1;
+    return static_cast<std::uint64_t>(std::clamp(x, lo, hi)) & low;
+  };
+  std::vector<std::uint64_t> a(per_reg), b(per_reg);
+  for (std::size_t k = 0; k < per_reg; ++k) {
+    a[k] = s.v.get(static_cast<int>(d.operand("vs1")), wide, k);
+    b[k] = s.v.get(static_cast<int>(d.operand("vs2")), wide, k);
+  }
+  const int vd = static_cast<int>(d.operand("vd"));
+  for (std::size_t p = 0; p < per_reg / ns; ++p)
+    for (std::size_t i = 0; i < ns; ++i) {
+      s.v.set(vd, sew, 2 * p * ns + i, cut(a[p * ns + i]));
+      s.v.set(vd, sew, 2 * p * ns + ns + i, cut(b[p * ns + i]));
+    }
+}
+
 }  // namespace
 
 std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, const Decoded& d, const MatrixState& s) {
@@ -153,6 +230,12 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     integer_matmul(spec, *e, d, i.slide, s);
   } else if (i.cls == "sparse" && e) {
     sparse_matmul(spec, spec.class_of(i), *e, d, s);
+  } else if ((i.cls == "pack" || (i.cls == "narrow" && i.mnemonic.find("pack4") == std::string::npos)) &&
+             s.lmul == 1) {
+    // vnpack4 / vnspack4: the seed's pseudocode does not hold together (D23),
+    // and LMUL > 1 groups are not modelled yet.
+    if (i.cls == "pack") pack(spec.class_of(i), d, s);
+    else narrow(spec.class_of(i), d, s);
   } else {
     throw Error("ime.model", fmt::format("{}: the model does not run the {} class yet", i.label(), i.cls));
   }
