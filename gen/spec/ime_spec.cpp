@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "spec/by_name.h"
 #include "spec/hash.h"
 #include "spec/yaml_reader.h"
 #include "util/file_io.h"
@@ -45,6 +46,30 @@ std::uint32_t read_bit_string(const std::string& text, int width, const std::str
   std::uint32_t v = 0;
   for (const char c : text) v = (v << 1) | static_cast<std::uint32_t>(c - '0');
   return v;
+}
+
+/// Each element of the list at `key`, read by `read`, its name unique in the list.
+template <typename T, typename Read>
+std::vector<T> read_named(YamlMap& top, const std::string& key, const std::string& what, Read read) {
+  std::vector<T> out;
+  for (const auto& n : top.seq(key)) {
+    T item = read(n);
+    if (by_name(out, item.name)) fail(fmt::format("a second {} named {}", what, item.name), item.loc);
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+/// An entry of a name and a role (a sub-extension, a rule).
+template <typename T>
+T read_name_role(const YAML::Node& n, const std::string& path, const std::string& what) {
+  YamlMap m(n, path, what);
+  T x;
+  x.loc = m.loc();
+  x.name = m.str("name");
+  x.role = m.str("role");
+  m.finish();
+  return x;
 }
 
 ImeOperandKind operand_kind(const std::string& text, const SourceLoc& where) {
@@ -148,9 +173,7 @@ ImeClass read_class(const YAML::Node& n, const ImeSpec& s) {
   }
   for (const auto& r : m.seq("rules")) {
     const std::string name = r.as<std::string>();
-    bool known = false;
-    for (const auto& x : s.rules) known = known || x.name == name;
-    if (!known) fail(fmt::format("{}: rule {} is not in the rules", what, name), loc_of(s.path, r));
+    if (!by_name(s.rules, name)) fail(fmt::format("{}: rule {} is not in the rules", what, name), loc_of(s.path, r));
     c.rules.push_back(name);
   }
   if (m.has("segment_bits")) {
@@ -191,20 +214,12 @@ ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
   const std::string what = in.label();
   if (!in.type.empty() && !s.data_type(in.type))
     fail(fmt::format("{}: type {} is not a data type", what, in.type), m.loc("type"));
-  bool known_sign = in.signedness.empty();
-  for (const auto& v : s.signedness) known_sign = known_sign || v.name == in.signedness;
-  if (!known_sign) fail(fmt::format("{}: signedness {} is none of the variants", what, in.signedness), m.loc("signedness"));
-  bool known_sub = false;
-  for (const auto& x : s.sub_extensions) known_sub = known_sub || x.name == in.sub_extension;
-  if (!known_sub)
+  if (!in.signedness.empty() && !s.signedness_of(in)) fail(fmt::format("{}: signedness {} is none of the variants", what, in.signedness), m.loc("signedness"));
+  if (!by_name(s.sub_extensions, in.sub_extension))
     fail(fmt::format("{}: sub-extension {} is not listed", what, in.sub_extension), m.loc("sub_extension"));
-  const ImeFormat* f = nullptr;
-  for (const auto& x : s.formats)
-    if (x.name == in.format) f = &x;
+  const ImeFormat* f = by_name(s.formats, in.format);
   if (!f) fail(fmt::format("{}: format {} is not defined", what, in.format), m.loc("format"));
-  const ImeClass* c = nullptr;
-  for (const auto& x : s.classes)
-    if (x.name == in.cls) c = &x;
+  const ImeClass* c = by_name(s.classes, in.cls);
   if (!c) fail(fmt::format("{}: class {} is not defined", what, in.cls), m.loc("class"));
   for (const auto& [op, count] : c->registers) {
     const ImeOperand* o = f->operand(op);
@@ -262,9 +277,7 @@ ImeProfile read_profile(const YAML::Node& n, const ImeSpec& s) {
     e.loc = em.loc();
     e.sub_extension = em.str("sub_extension");
     const std::string what = fmt::format("profile {} {}", p.name, e.sub_extension);
-    bool known = false;
-    for (const auto& x : s.sub_extensions) known = known || (x.name == e.sub_extension && x.name != "none");
-    if (!known) fail(fmt::format("{}: not a sub-extension of the list", what), em.loc("sub_extension"));
+    if (!by_name(s.sub_extensions, e.sub_extension) || e.sub_extension == "none") fail(fmt::format("{}: not a sub-extension of the list", what), em.loc("sub_extension"));
     if (p.entry(e.sub_extension)) fail(fmt::format("{}: listed twice", what), e.loc);
     e.lambda = static_cast<int>(em.integer_in("lambda", 1, 64, kSpec));
     e.sew = static_cast<int>(em.integer_in("sew", 8, 64, kSpec));
@@ -333,17 +346,9 @@ std::uint32_t ImeField::mask() const {
   return ones << lsb;
 }
 
-const ImeField* ImeFormat::field(std::string_view n) const {
-  for (const auto& f : fields)
-    if (f.name == n) return &f;
-  return nullptr;
-}
+const ImeField* ImeFormat::field(std::string_view n) const { return by_name(fields, n); }
 
-const ImeOperand* ImeFormat::operand(std::string_view n) const {
-  for (const auto& o : operands)
-    if (o.name == n) return &o;
-  return nullptr;
-}
+const ImeOperand* ImeFormat::operand(std::string_view n) const { return by_name(operands, n); }
 
 std::uint32_t ImeFormat::operand_value(std::uint32_t word, std::string_view op) const {
   std::uint32_t v = 0;
@@ -381,15 +386,15 @@ const ImeProfileEntry* ImeProfile::entry(std::string_view sub) const {
 
 bool ImeProfile::supports_sub_extension(std::string_view sub) const { return sub == "none" || entry(sub) != nullptr; }
 
+const ImeSignedness* ImeSpec::signedness_of(const ImeInstruction& i) const { return by_name(signedness, i.signedness); }
+
 const ImeFormat& ImeSpec::format_of(const ImeInstruction& i) const {
-  for (const auto& f : formats)
-    if (f.name == i.format) return f;
+  if (const ImeFormat* f = by_name(formats, i.format)) return *f;
   throw Error("ime.internal", fmt::format("{} names format {}, which is gone", i.label(), i.format));
 }
 
 const ImeClass& ImeSpec::class_of(const ImeInstruction& i) const {
-  for (const auto& c : classes)
-    if (c.name == i.cls) return c;
+  if (const ImeClass* c = by_name(classes, i.cls)) return *c;
   throw Error("ime.internal", fmt::format("{} names class {}, which is gone", i.label(), i.cls));
 }
 
@@ -399,17 +404,9 @@ bool ImeClass::has_rule(std::string_view rule) const {
   return false;
 }
 
-const ImeDataType* ImeSpec::data_type(std::string_view n) const {
-  for (const auto& d : data_types)
-    if (d.name == n) return &d;
-  return nullptr;
-}
+const ImeDataType* ImeSpec::data_type(std::string_view n) const { return by_name(data_types, n); }
 
-const ImeProfile* ImeSpec::profile(std::string_view n) const {
-  for (const auto& p : profiles)
-    if (p.name == n) return &p;
-  return nullptr;
-}
+const ImeProfile* ImeSpec::profile(std::string_view n) const { return by_name(profiles, n); }
 
 const ImeInstruction* ImeSpec::match(std::uint32_t word) const {
   for (const auto& i : instructions)
@@ -440,7 +437,7 @@ ImeSpec load_ime_spec_text(const std::string& text, const std::string& path) {
       om.finish();
     }
     std::tie(s.dt_msb, s.dt_lsb) = read_bits(top, "dt_bits", s.word_bits, "dt_bits");
-    for (const auto& n : top.seq("data_types")) {
+    s.data_types = read_named<ImeDataType>(top, "data_types", "data type", [&](const YAML::Node& n) {
       YamlMap m(n, path, "a data type");
       ImeDataType d;
       d.loc = m.loc();
@@ -450,10 +447,9 @@ ImeSpec load_ime_spec_text(const std::string& text, const std::string& path) {
       d.role = m.str("role");
       d.is_default = m.boolean_or("default", false);
       m.finish();
-      if (s.data_type(d.name)) fail(fmt::format("a second data type named {}", d.name), d.loc);
-      s.data_types.push_back(d);
-    }
-    for (const auto& n : top.seq("signedness")) {
+      return d;
+    });
+    s.signedness = read_named<ImeSignedness>(top, "signedness", "signedness variant", [&](const YAML::Node& n) {
       YamlMap m(n, path, "a signedness variant");
       ImeSignedness v;
       v.loc = m.loc();
@@ -462,45 +458,17 @@ ImeSpec load_ime_spec_text(const std::string& text, const std::string& path) {
       v.a_signed = m.boolean_or("a_signed", false);
       v.b_signed = m.boolean_or("b_signed", false);
       m.finish();
-      s.signedness.push_back(v);
-    }
-    for (const auto& n : top.seq("formats")) {
-      s.formats.push_back(read_format(n, s));
-      for (std::size_t i = 0; i + 1 < s.formats.size(); ++i)
-        if (s.formats[i].name == s.formats.back().name)
-          fail(fmt::format("a second format named {}", s.formats.back().name), s.formats.back().loc);
-    }
-    for (const auto& n : top.seq("sub_extensions")) {
-      YamlMap m(n, path, "a sub-extension");
-      ImeSubExtension x;
-      x.loc = m.loc();
-      x.name = m.str("name");
-      x.role = m.str("role");
-      m.finish();
-      s.sub_extensions.push_back(x);
-    }
-    for (const auto& n : top.seq("rules")) {
-      YamlMap m(n, path, "a rule");
-      ImeRule r;
-      r.loc = m.loc();
-      r.name = m.str("name");
-      r.role = m.str("role");
-      m.finish();
-      s.rules.push_back(r);
-    }
-    for (const auto& n : top.seq("classes")) {
-      s.classes.push_back(read_class(n, s));
-      for (std::size_t i = 0; i + 1 < s.classes.size(); ++i)
-        if (s.classes[i].name == s.classes.back().name)
-          fail(fmt::format("a second class named {}", s.classes.back().name), s.classes.back().loc);
-    }
+      return v;
+    });
+    s.formats = read_named<ImeFormat>(top, "formats", "format", [&](const YAML::Node& n) { return read_format(n, s); });
+    s.sub_extensions = read_named<ImeSubExtension>(top, "sub_extensions", "sub-extension", [&](const YAML::Node& n) {
+      return read_name_role<ImeSubExtension>(n, path, "a sub-extension");
+    });
+    s.rules = read_named<ImeRule>(top, "rules", "rule",
+                                  [&](const YAML::Node& n) { return read_name_role<ImeRule>(n, path, "a rule"); });
+    s.classes = read_named<ImeClass>(top, "classes", "class", [&](const YAML::Node& n) { return read_class(n, s); });
     for (const auto& n : top.seq("instructions")) s.instructions.push_back(read_instruction(n, s));
-    for (const auto& n : top.seq("profiles")) {
-      s.profiles.push_back(read_profile(n, s));
-      for (std::size_t i = 0; i + 1 < s.profiles.size(); ++i)
-        if (s.profiles[i].name == s.profiles.back().name)
-          fail(fmt::format("a second profile named {}", s.profiles.back().name), s.profiles.back().loc);
-    }
+    s.profiles = read_named<ImeProfile>(top, "profiles", "profile", [&](const YAML::Node& n) { return read_profile(n, s); });
     top.finish();
     validate(s);
     return s;

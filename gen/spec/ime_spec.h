@@ -149,6 +149,8 @@ struct ImeSpec {
 
   [[nodiscard]] const ImeFormat& format_of(const ImeInstruction& i) const;
   [[nodiscard]] const ImeClass& class_of(const ImeInstruction& i) const;
+  /// Its signedness variant, or nullptr (the floating-point and layout ones have none).
+  [[nodiscard]] const ImeSignedness* signedness_of(const ImeInstruction& i) const;
   [[nodiscard]] const ImeDataType* data_type(std::string_view name) const;
   [[nodiscard]] const ImeProfile* profile(std::string_view name) const;
   /// The instruction whose MATCH/MASK a word fits, or nullptr.

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "spec/by_name.h"
 #include "spec/hash.h"
 #include "spec/yaml_reader.h"
 #include "util/file_io.h"
@@ -15,14 +16,6 @@ namespace tpugen {
 namespace {
 
 constexpr std::string_view kSpec = "noc.spec";
-
-/// The entry of a list of the spec with that name, or nullptr.
-template <typename List>
-const typename List::value_type* by_name(const List& list, std::string_view n) {
-  for (const auto& e : list)
-    if (e.name == n) return &e;
-  return nullptr;
-}
 
 [[noreturn]] void fail(const std::string& message, const SourceLoc& where) {
   throw Error(std::string(kSpec), message, where);

@@ -102,9 +102,7 @@ TEST_CASE("ime model: base and sliding-window instructions equal a plain matmul 
       if ((i.cls != "base" && i.cls != "slide") || !p.supports_sub_extension(i.sub_extension)) continue;
       const ImeProfileEntry& e = *p.entry(i.sub_extension);
       const int bits = spec().data_type(i.type)->bits;
-      const ImeSignedness* sg = nullptr;
-      for (const auto& v : spec().signedness)
-        if (v.name == i.signedness) sg = &v;
+      const ImeSignedness* sg = spec().signedness_of(i);
       const int rows_a = i.cls == "slide" ? 2 * e.m : e.m;
       for (int trial = 0; trial < 20; ++trial) {
         INFO(pname << " " << i.label() << " trial " << trial);
@@ -189,9 +187,7 @@ TEST_CASE("ime model: 2:4 sparse instructions equal a matmul with B rebuilt from
     if (i.cls != "sparse") continue;
     const ImeProfileEntry& e = *p.entry(i.sub_extension);
     const int bits = spec().data_type(i.type)->bits;
-    const ImeSignedness* sg = nullptr;
-    for (const auto& v : spec().signedness)
-      if (v.name == i.signedness) sg = &v;
+    const ImeSignedness* sg = spec().signedness_of(i);
     const int kc = e.k / 2, segments = i.type == "i4" ? 2 : 4;
     for (int trial = 0; trial < 12; ++trial) {
       const auto imm2 = static_cast<int>(rng() % static_cast<unsigned>(segments));

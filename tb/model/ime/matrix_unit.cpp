@@ -35,9 +35,7 @@ std::int64_t extend(std::uint64_t raw, int width, bool is_signed) {
 void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded& d, int first_row,
                     MatrixState& s) {
   const ImeDataType* t = spec.data_type(d.instr->type);
-  const ImeSignedness* sign = nullptr;
-  for (const auto& v : spec.signedness)
-    if (v.name == d.instr->signedness) sign = &v;
+  const ImeSignedness* sign = spec.signedness_of(*d.instr);
   if (!t || !sign) throw Error("ime.internal", fmt::format("{} has no type or signedness", d.instr->label()));
   const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
             vs2 = static_cast<int>(d.operand("vs2"));
@@ -62,9 +60,7 @@ void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded
 void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntry& e, const Decoded& d,
                    MatrixState& s) {
   const ImeDataType* t = spec.data_type(d.instr->type);
-  const ImeSignedness* sign = nullptr;
-  for (const auto& v : spec.signedness)
-    if (v.name == d.instr->signedness) sign = &v;
+  const ImeSignedness* sign = spec.signedness_of(*d.instr);
   int seg_bits = 0;
   for (const auto& [type, bits] : cls.segment_bits)
     if (type == d.instr->type) seg_bits = bits;
