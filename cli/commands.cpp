@@ -66,8 +66,8 @@ const std::vector<CommandDoc>& command_docs() {
        "tpugen noc synth --nx 3 --ny 3 --router 1,1 --target xilinx --out noc_router",
        "docs/noc.md"},
       {"docs", "tpugen docs [--check]",
-       "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, docs/ime_isa.md, the tables of docs/noc.md) "
-       "and README.md's command table, or with --check fail if any has drifted.",
+       "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, docs/ime_isa.md, the tables of "
+       "docs/noc.md) and README.md's command table, or with --check fail if any has drifted.",
        "", "tpugen docs --check", ""},
   };
   return table;

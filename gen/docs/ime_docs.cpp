@@ -21,17 +21,19 @@ std::string bit_string(std::uint32_t v, int width) {
 /// What a field holds: "vs1 (a vector register)", "imm2[1]", "fixed".
 std::string holds(const ImeField& f) {
   switch (f.kind) {
-    case ImeOperandKind::None: return "fixed by the instruction";
-    case ImeOperandKind::Vreg: return fmt::format("`{}`: a vector register, v0 .. v31", f.operand);
+    case ImeOperandKind::None:
+      return "fixed by the instruction";
+    case ImeOperandKind::Vreg:
+      return fmt::format("`{}`: a vector register, v0 .. v31", f.operand);
     case ImeOperandKind::VregEven:
       return fmt::format("`{}`[4:1]: an even vector register, v0 .. v30 (the seed's {{{}[4:1],0}})", f.operand,
                          f.operand);
-    case ImeOperandKind::Vsel: return fmt::format("`{}`: v0 (0) or v1 (1)", f.operand);
+    case ImeOperandKind::Vsel:
+      return fmt::format("`{}`: v0 (0) or v1 (1)", f.operand);
     case ImeOperandKind::Uimm:
-      return f.operand == f.name
-                 ? fmt::format("`{}`: an unsigned immediate", f.operand)
-                 : fmt::format("`{}`[{}]: part of an unsigned immediate", f.operand,
-                               bits_text(f.at + f.width() - 1, f.at));
+      return f.operand == f.name ? fmt::format("`{}`: an unsigned immediate", f.operand)
+                                 : fmt::format("`{}`[{}]: part of an unsigned immediate", f.operand,
+                                               bits_text(f.at + f.width() - 1, f.at));
   }
   return "?";
 }
@@ -61,8 +63,8 @@ std::string render_ime_markdown(const ImeSpec& s) {
   o += "The floating-point instructions read fp16 or bf16 by MCPM.BF16, which no encoding holds.\n\n";
   Table t({"mnemonic", "type", "class", "signedness", "sub-extension", "format", "MATCH", "MASK"});
   for (const auto& i : s.instructions)
-    t.row({fmt::format("`{}`", i.mnemonic), i.type.empty() ? "" : fmt::format("`{}`", i.type), i.cls,
-           i.signedness, fmt::format("`{}`", i.sub_extension), fmt::format("[{}](#format-{})", i.format, i.format),
+    t.row({fmt::format("`{}`", i.mnemonic), i.type.empty() ? "" : fmt::format("`{}`", i.type), i.cls, i.signedness,
+           fmt::format("`{}`", i.sub_extension), fmt::format("[{}](#format-{})", i.format, i.format),
            fmt::format("`{:08X}`", i.match), fmt::format("`{:08X}`", i.mask)});
   o += t.str();
 
@@ -75,7 +77,8 @@ std::string render_ime_markdown(const ImeSpec& s) {
   for (const auto& c : s.classes) {
     std::string regs, rules;
     for (const auto& [op, n] : c.registers)
-      regs += fmt::format("{}{} {}", regs.empty() ? "" : ", ", op, n == ImeClass::kMulC ? "MUL_C" : fmt::format("{}", n));
+      regs +=
+          fmt::format("{}{} {}", regs.empty() ? "" : ", ", op, n == ImeClass::kMulC ? "MUL_C" : fmt::format("{}", n));
     for (const auto& r : c.rules) rules += fmt::format("{}`{}`", rules.empty() ? "" : ", ", r);
     std::string meaning = c.role;
     for (const auto& [type, bits] : c.segment_bits) meaning += fmt::format("; {} mask segments of {} bits", type, bits);
@@ -83,7 +86,8 @@ std::string render_ime_markdown(const ImeSpec& s) {
     if (!c.pack_len.empty()) {
       std::string lens;
       for (std::size_t k = 0; k < c.pack_len.size(); ++k)
-        lens += fmt::format("{}{} {}", k == 0 ? "" : ", ", k, c.pack_len[k] == 0 ? "SEW" : fmt::format("{}", c.pack_len[k]));
+        lens += fmt::format("{}{} {}", k == 0 ? "" : ", ", k,
+                            c.pack_len[k] == 0 ? "SEW" : fmt::format("{}", c.pack_len[k]));
       meaning += fmt::format("; pack_len by imm2: {}", lens);
     }
     ct.row({c.name, regs, rules, meaning});
@@ -101,8 +105,7 @@ std::string render_ime_markdown(const ImeSpec& s) {
     Table ft({"bits", "field", "holds"});
     for (const auto& fd : f.fields)
       ft.row({bits_text(fd.msb, fd.lsb), fmt::format("`{}`", fd.name),
-              fd.name == "opcode" ? fmt::format("the opcode, `{}`",
-                                                bit_string(s.opcode >> s.opcode_lsb, fd.width()))
+              fd.name == "opcode" ? fmt::format("the opcode, `{}`", bit_string(s.opcode >> s.opcode_lsb, fd.width()))
                                   : holds(fd)});
     o += ft.str();
   }

@@ -25,7 +25,8 @@ std::uint32_t parse_vreg(const std::string& text, const std::string& mnemonic, c
   const unsigned n = static_cast<unsigned>(std::stoul(text.substr(1)));
   if (n > 31) bad(fmt::format("{}: operand {} names v{}; the registers are v0 .. v31", mnemonic, o.name, n));
   if (o.kind == ImeOperandKind::VregEven && n % 2 != 0)
-    bad(fmt::format("{}: operand {} must be an even register (its field holds bits [4:1]), not v{}", mnemonic, o.name, n));
+    bad(fmt::format("{}: operand {} must be an even register (its field holds bits [4:1]), not v{}", mnemonic, o.name,
+                    n));
   if (o.kind == ImeOperandKind::Vsel && n > 1)
     bad(fmt::format("{}: operand {} selects v0 or v1, not v{}", mnemonic, o.name, n));
   return n;
@@ -52,8 +53,8 @@ std::uint32_t Decoded::operand(std::string_view name) const {
 std::uint32_t encode(const ImeSpec& spec, const Decoded& d) {
   const ImeFormat& f = spec.format_of(*d.instr);
   if (d.operands.size() != f.operands.size())
-    throw Error("ime.range", fmt::format("{} takes {} operand(s), not {}", d.instr->label(), f.operands.size(),
-                                         d.operands.size()));
+    throw Error("ime.range",
+                fmt::format("{} takes {} operand(s), not {}", d.instr->label(), f.operands.size(), d.operands.size()));
   std::uint32_t word = d.instr->match;
   for (const auto& o : f.operands) word = f.with_operand(word, o.name, d.operand(o.name));
   return word;
@@ -106,8 +107,8 @@ Decoded parse(const ImeSpec& spec, std::string_view line) {
     args.pop_back();
   }
   if (args.size() != f.operands.size())
-    bad(fmt::format("{} takes {} operand(s){}, not {}", mnemonic, f.operands.size(),
-                    typed ? " and a type" : "", args.size() + (type.empty() ? 0 : 1)));
+    bad(fmt::format("{} takes {} operand(s){}, not {}", mnemonic, f.operands.size(), typed ? " and a type" : "",
+                    args.size() + (type.empty() ? 0 : 1)));
   if (typed && type.empty())
     for (const auto& dt : spec.data_types)
       if (dt.is_default) type = dt.name;
@@ -123,8 +124,8 @@ Decoded parse(const ImeSpec& spec, std::string_view line) {
   Decoded d{instr, {}};
   for (std::size_t k = 0; k < f.operands.size(); ++k) {
     const ImeOperand& o = f.operands[k];
-    const std::uint32_t v = o.kind == ImeOperandKind::Uimm ? parse_uimm(args[k], mnemonic, o)
-                                                          : parse_vreg(args[k], mnemonic, o);
+    const std::uint32_t v =
+        o.kind == ImeOperandKind::Uimm ? parse_uimm(args[k], mnemonic, o) : parse_vreg(args[k], mnemonic, o);
     d.operands.emplace_back(o.name, v);
   }
   return d;

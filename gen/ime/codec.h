@@ -21,9 +21,7 @@ struct Decoded {
   const ImeInstruction* instr = nullptr;
   std::vector<std::pair<std::string, std::uint32_t>> operands;
   [[nodiscard]] std::uint32_t operand(std::string_view name) const;
-  friend bool operator==(const Decoded& a, const Decoded& b) {
-    return a.instr == b.instr && a.operands == b.operands;
-  }
+  friend bool operator==(const Decoded& a, const Decoded& b) { return a.instr == b.instr && a.operands == b.operands; }
 };
 
 /// The word; Error("ime.range") for an operand that does not fit, an odd

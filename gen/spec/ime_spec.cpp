@@ -97,15 +97,20 @@ ImeFormat read_format(const YAML::Node& n, const ImeSpec& s) {
     if (fm.has("operand")) {
       fd.kind = operand_kind(fm.str("operand"), fm.loc("operand"));
       fd.operand = fm.str_or("of", fd.name);
-      fd.at = fm.has("at") ? static_cast<int>(fm.integer_in("at", 0, 31, kSpec))
-                           : fd.kind == ImeOperandKind::VregEven ? 1 : 0;
-      const int expect = fd.kind == ImeOperandKind::Vreg ? 5 : fd.kind == ImeOperandKind::VregEven ? 4
-                         : fd.kind == ImeOperandKind::Vsel ? 1 : 0;
+      fd.at = fm.has("at")                          ? static_cast<int>(fm.integer_in("at", 0, 31, kSpec))
+              : fd.kind == ImeOperandKind::VregEven ? 1
+                                                    : 0;
+      const int expect = fd.kind == ImeOperandKind::Vreg       ? 5
+                         : fd.kind == ImeOperandKind::VregEven ? 4
+                         : fd.kind == ImeOperandKind::Vsel     ? 1
+                                                               : 0;
       if (expect != 0 && fd.width() != expect)
-        fail(fmt::format("{}: a {} field is {} bit(s) wide, not {}", what, to_string(fd.kind), expect, fd.width()), fd.loc);
+        fail(fmt::format("{}: a {} field is {} bit(s) wide, not {}", what, to_string(fd.kind), expect, fd.width()),
+             fd.loc);
       const std::uint32_t value_bits = ((fd.width() >= 32 ? 0U : (1U << fd.width())) - 1U) << fd.at;
       if ((operand_bits[fd.operand] & value_bits) != 0)
-        fail(fmt::format("{}: operand {}'s bits from {} are held by another field too", what, fd.operand, fd.at), fd.loc);
+        fail(fmt::format("{}: operand {}'s bits from {} are held by another field too", what, fd.operand, fd.at),
+             fd.loc);
       operand_bits[fd.operand] |= value_bits;
     } else if (fm.has("of") || fm.has("at")) {
       fail(fmt::format("{}: of and at belong to an operand field", what), fd.loc);
@@ -166,9 +171,12 @@ ImeClass read_class(const YAML::Node& n, const ImeSpec& s) {
     const std::string op = kv.first.as<std::string>();
     const std::string v = kv.second.as<std::string>();
     int count = 0;
-    if (v == "mul_c") count = ImeClass::kMulC;
-    else if (v == "1" || v == "2") count = v[0] - '0';
-    else fail(fmt::format("{}: {} takes 1, 2 or mul_c registers, not '{}'", what, op, v), loc_of(s.path, kv.second));
+    if (v == "mul_c")
+      count = ImeClass::kMulC;
+    else if (v == "1" || v == "2")
+      count = v[0] - '0';
+    else
+      fail(fmt::format("{}: {} takes 1, 2 or mul_c registers, not '{}'", what, op, v), loc_of(s.path, kv.second));
     c.registers.emplace_back(op, count);
   }
   for (const auto& r : m.seq("rules")) {
@@ -179,7 +187,8 @@ ImeClass read_class(const YAML::Node& n, const ImeSpec& s) {
   if (m.has("segment_bits")) {
     for (const auto& kv : m.node("segment_bits")) {
       const std::string t = kv.first.as<std::string>();
-      if (!s.data_type(t)) fail(fmt::format("{}: segment_bits names {}, not a data type", what, t), loc_of(s.path, kv.first));
+      if (!s.data_type(t))
+        fail(fmt::format("{}: segment_bits names {}, not a data type", what, t), loc_of(s.path, kv.first));
       c.segment_bits.emplace_back(t, kv.second.as<int>());
     }
   }
@@ -214,7 +223,8 @@ ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
   const std::string what = in.label();
   if (!in.type.empty() && !s.data_type(in.type))
     fail(fmt::format("{}: type {} is not a data type", what, in.type), m.loc("type"));
-  if (!in.signedness.empty() && !s.signedness_of(in)) fail(fmt::format("{}: signedness {} is none of the variants", what, in.signedness), m.loc("signedness"));
+  if (!in.signedness.empty() && !s.signedness_of(in))
+    fail(fmt::format("{}: signedness {} is none of the variants", what, in.signedness), m.loc("signedness"));
   if (!by_name(s.sub_extensions, in.sub_extension))
     fail(fmt::format("{}: sub-extension {} is not listed", what, in.sub_extension), m.loc("sub_extension"));
   const ImeFormat* f = by_name(s.formats, in.format);
@@ -246,8 +256,8 @@ ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
   for (const auto& fd : f->fields) {
     if (fd.kind != ImeOperandKind::None || fd.name == "opcode") continue;
     if (!fixed.has(fd.name)) fail(fmt::format("{}: fixed gives no value for field {}", what, fd.name), fixed.loc());
-    const std::uint32_t v = read_bit_string(fixed.str(fd.name), fd.width(), fmt::format("{} field {}", what, fd.name),
-                                            fixed.loc(fd.name));
+    const std::uint32_t v =
+        read_bit_string(fixed.str(fd.name), fd.width(), fmt::format("{} field {}", what, fd.name), fixed.loc(fd.name));
     in.fixed.emplace_back(fd.name, v);
     in.match |= v << fd.lsb;
     in.mask |= fd.mask();
@@ -270,14 +280,16 @@ ImeProfile read_profile(const YAML::Node& n, const ImeSpec& s) {
   p.loc = m.loc();
   p.name = m.str("name");
   p.vlen = static_cast<int>(m.integer_in("vlen", 64, 65536, kSpec));
-  if ((p.vlen & (p.vlen - 1)) != 0) fail(fmt::format("profile {}: VLEN {} is not a power of two", p.name, p.vlen), m.loc("vlen"));
+  if ((p.vlen & (p.vlen - 1)) != 0)
+    fail(fmt::format("profile {}: VLEN {} is not a power of two", p.name, p.vlen), m.loc("vlen"));
   for (const auto& en : m.seq("supports")) {
     YamlMap em(en, s.path, "a supported sub-extension");
     ImeProfileEntry e;
     e.loc = em.loc();
     e.sub_extension = em.str("sub_extension");
     const std::string what = fmt::format("profile {} {}", p.name, e.sub_extension);
-    if (!by_name(s.sub_extensions, e.sub_extension) || e.sub_extension == "none") fail(fmt::format("{}: not a sub-extension of the list", what), em.loc("sub_extension"));
+    if (!by_name(s.sub_extensions, e.sub_extension) || e.sub_extension == "none")
+      fail(fmt::format("{}: not a sub-extension of the list", what), em.loc("sub_extension"));
     if (p.entry(e.sub_extension)) fail(fmt::format("{}: listed twice", what), e.loc);
     e.lambda = static_cast<int>(em.integer_in("lambda", 1, 64, kSpec));
     e.sew = static_cast<int>(em.integer_in("sew", 8, 64, kSpec));
@@ -295,7 +307,8 @@ ImeProfile read_profile(const YAML::Node& n, const ImeSpec& s) {
     e.m = e.n = l_a / (e.lambda * e.w);
     const int c_bits = e.sew * e.lambda * e.lambda;
     if (p.vlen % c_bits != 0 || l_a % (e.lambda * e.w) != 0)
-      fail(fmt::format("{}: VLEN {} gives no whole tile at λ = {}, SEW = {}, W = {}", what, p.vlen, e.lambda, e.sew, e.w),
+      fail(fmt::format("{}: VLEN {} gives no whole tile at λ = {}, SEW = {}, W = {}", what, p.vlen, e.lambda, e.sew,
+                       e.w),
            e.loc);
     e.mul_c = p.vlen / c_bits;
     if (e.mul_c != 1 && e.mul_c != 2 && e.mul_c != 4 && e.mul_c != 8 && e.mul_c != 16)
@@ -321,8 +334,9 @@ void validate(const ImeSpec& s) {
     for (std::size_t j = 0; j < i; ++j) {
       const auto& b = s.instructions[j];
       if (((a.match ^ b.match) & a.mask & b.mask) == 0)
-        fail(fmt::format("{} (MATCH {:08X} MASK {:08X}) overlaps {} (MATCH {:08X} MASK {:08X}): a word would decode as both",
-                         a.label(), a.match, a.mask, b.label(), b.match, b.mask),
+        fail(fmt::format(
+                 "{} (MATCH {:08X} MASK {:08X}) overlaps {} (MATCH {:08X} MASK {:08X}): a word would decode as both",
+                 a.label(), a.match, a.mask, b.label(), b.match, b.mask),
              a.loc);
     }
   }
@@ -332,11 +346,16 @@ void validate(const ImeSpec& s) {
 
 std::string_view to_string(ImeOperandKind k) {
   switch (k) {
-    case ImeOperandKind::None: return "none";
-    case ImeOperandKind::Vreg: return "vreg";
-    case ImeOperandKind::VregEven: return "vreg_even";
-    case ImeOperandKind::Vsel: return "vsel";
-    case ImeOperandKind::Uimm: return "uimm";
+    case ImeOperandKind::None:
+      return "none";
+    case ImeOperandKind::Vreg:
+      return "vreg";
+    case ImeOperandKind::VregEven:
+      return "vreg_even";
+    case ImeOperandKind::Vsel:
+      return "vsel";
+    case ImeOperandKind::Uimm:
+      return "uimm";
   }
   return "?";
 }
@@ -468,7 +487,8 @@ ImeSpec load_ime_spec_text(const std::string& text, const std::string& path) {
                                   [&](const YAML::Node& n) { return read_name_role<ImeRule>(n, path, "a rule"); });
     s.classes = read_named<ImeClass>(top, "classes", "class", [&](const YAML::Node& n) { return read_class(n, s); });
     for (const auto& n : top.seq("instructions")) s.instructions.push_back(read_instruction(n, s));
-    s.profiles = read_named<ImeProfile>(top, "profiles", "profile", [&](const YAML::Node& n) { return read_profile(n, s); });
+    s.profiles =
+        read_named<ImeProfile>(top, "profiles", "profile", [&](const YAML::Node& n) { return read_profile(n, s); });
     top.finish();
     validate(s);
     return s;

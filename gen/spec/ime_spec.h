@@ -44,9 +44,9 @@ struct ImeOperand {
 
 struct ImeFormat {
   std::string name, role;
-  std::vector<std::string> syntax;  ///< the assembler's operand order
-  std::vector<ImeField> fields;     ///< from the msb down
-  std::vector<ImeOperand> operands; ///< in syntax order (derived)
+  std::vector<std::string> syntax;   ///< the assembler's operand order
+  std::vector<ImeField> fields;      ///< from the msb down
+  std::vector<ImeOperand> operands;  ///< in syntax order (derived)
   SourceLoc loc;
   [[nodiscard]] const ImeField* field(std::string_view name) const;
   [[nodiscard]] const ImeOperand* operand(std::string_view name) const;

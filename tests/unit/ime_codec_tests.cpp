@@ -1,8 +1,8 @@
 // gen/ime: the smt.* instructions encoded, decoded and written as text from
 // spec/ime.yaml; the round trip over every encoding of every instruction.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
 

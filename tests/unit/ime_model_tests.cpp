@@ -2,11 +2,11 @@
 // golden tests (with the corrections docs/ime_seed_review.md argues), the
 // base and sliding-window classes against a plain integer matmul on random
 // tiles of both profiles, and every rule of execution broken once.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <bit>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -54,9 +54,9 @@ std::vector<std::int32_t> c_tile(const MatrixState& s, int r, std::size_t count)
   return c;
 }
 
-const std::vector<int> kG1A = {0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8,
+const std::vector<int> kG1A = {0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7,  8,
                                2, 3, 4, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 9, 10, 11};
-const std::vector<int> kG1B = {0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8,
+const std::vector<int> kG1B = {0, 1, 2, 3, 4, 5, 6, 7, 1,  2, 3, 4, 5, 6, 7, 8,
                                2, 3, 4, 5, 6, 7, 8, 9, 11, 4, 5, 6, 7, 8, 9, 10};
 
 }  // namespace
@@ -86,8 +86,8 @@ TEST_CASE("ime model: the seed's A60 sliding-window example (5.2.6), its one mis
   CHECK(c_tile(s, 16, 16) ==
         std::vector<std::int32_t>{308, 372, 436, 508, 364, 444, 524, 628, 448, 552, 656, 808, 532, 660, 788, 988});
   run("A60", "smt.vmadot2 v16, v0, v8", s);
-  CHECK(c_tile(s, 16, 16) == std::vector<std::int32_t>{504, 612, 720, 852, 616, 756, 896, 1092, 728, 900, 1072,
-                                                       1332, 840, 1044, 1248, 1572});
+  CHECK(c_tile(s, 16, 16) == std::vector<std::int32_t>{504, 612, 720, 852, 616, 756, 896, 1092, 728, 900, 1072, 1332,
+                                                       840, 1044, 1248, 1572});
 }
 
 // The plain reference: the tiles drawn as integers, packed into the
@@ -140,7 +140,8 @@ TEST_CASE("ime model: base and sliding-window instructions equal a plain matmul 
             std::int64_t sum = c0[static_cast<std::size_t>(r * e.n + col)];
             for (int q = 0; q < e.k; ++q)
               sum += a[static_cast<std::size_t>((r + slide) * e.k + q)] * bt[static_cast<std::size_t>(col * e.k + q)];
-            CHECK(c[static_cast<std::size_t>(r * e.n + col)] == static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
+            CHECK(c[static_cast<std::size_t>(r * e.n + col)] ==
+                  static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
           }
       }
     }
@@ -170,11 +171,12 @@ TEST_CASE("ime model: the seed's A100 2:4 sparse example (5.3), with the data ar
   load_bytes(s, 8, b);
   load_bytes(s, 0, v0);
   run("A100", "smt.vmadot.sp v16, v2, v8, v0, 0, i8", s);
-  CHECK(c_tile(s, 16, 64) == std::vector<std::int32_t>{
-      2544, 2856, 3184, 3200, 3528, 3576, 4032, 4322, 2664, 2992, 3336, 3368, 3712, 3776, 4248, 4544,
-      2784, 3128, 3488, 3536, 3896, 3976, 4464, 4766, 2812, 3164, 3532, 3588, 3956, 4044, 4540, 4840,
-      2932, 3300, 3684, 3756, 4140, 4244, 4756, 5062, 3052, 3436, 3836, 3924, 4324, 4444, 4972, 5284,
-      3172, 3572, 3988, 4092, 4508, 4644, 5188, 5506, 3292, 3708, 4140, 4260, 4692, 4844, 5404, 5728});
+  CHECK(c_tile(s, 16, 64) == std::vector<std::int32_t>{2544, 2856, 3184, 3200, 3528, 3576, 4032, 4322, 2664, 2992, 3336,
+                                                       3368, 3712, 3776, 4248, 4544, 2784, 3128, 3488, 3536, 3896, 3976,
+                                                       4464, 4766, 2812, 3164, 3532, 3588, 3956, 4044, 4540, 4840, 2932,
+                                                       3300, 3684, 3756, 4140, 4244, 4756, 5062, 3052, 3436, 3836, 3924,
+                                                       4324, 4444, 4972, 5284, 3172, 3572, 3988, 4092, 4508, 4644, 5188,
+                                                       5506, 3292, 3708, 4140, 4260, 4692, 4844, 5404, 5728});
 }
 
 // The plain reference for 2:4 sparse: B's dense rows rebuilt from the kept
@@ -209,8 +211,7 @@ TEST_CASE("ime model: 2:4 sparse instructions equal a matmul with B rebuilt from
       for (std::size_t k = 0; k < a.size(); ++k) s.v.set(vs1, bits, k, static_cast<std::uint64_t>(a[k]));
       for (std::size_t k = 0; k < bc.size(); ++k) s.v.set(vs2, bits, k, static_cast<std::uint64_t>(bc[k]));
       // The mask register: random beyond the segment, the masks inside it.
-      for (std::size_t b = 0; b < static_cast<std::size_t>(p.vlen / 8); ++b)
-        s.v.set(vmask, 8, b, rng() & 0xFF);
+      for (std::size_t b = 0; b < static_cast<std::size_t>(p.vlen / 8); ++b) s.v.set(vmask, 8, b, rng() & 0xFF);
       const std::size_t first = static_cast<std::size_t>(imm2 * (i.type == "i4" ? 512 : 256) / 4);
       for (std::size_t g = 0; g < mask.size(); ++g) s.v.set(vmask, 4, first + g, mask[g]);
       run("A100", fmt::format("{} v{}, v{}, v{}, v{}, {}, {}", i.mnemonic, vd, vs1, vs2, vmask, imm2, i.type), s);
@@ -223,11 +224,13 @@ TEST_CASE("ime model: 2:4 sparse instructions equal a matmul with B rebuilt from
             std::int64_t dense[4] = {0, 0, 0, 0};
             int kept = 0;
             for (int pos = 0; pos < 4; ++pos)
-              if ((m >> pos & 1U) != 0 && kept < 2) dense[pos] = bc[static_cast<std::size_t>(col * kc + 2 * g + kept++)];
+              if ((m >> pos & 1U) != 0 && kept < 2)
+                dense[pos] = bc[static_cast<std::size_t>(col * kc + 2 * g + kept++)];
             if (std::popcount(m) != 2) continue;
             for (int pos = 0; pos < 4; ++pos) sum += a[static_cast<std::size_t>(r * e.k + 4 * g + pos)] * dense[pos];
           }
-          CHECK(c[static_cast<std::size_t>(r * e.n + col)] == static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
+          CHECK(c[static_cast<std::size_t>(r * e.n + col)] ==
+                static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
         }
     }
   }
@@ -252,14 +255,14 @@ TEST_CASE("ime model: every rule of execution, broken, is the illegal-instructio
   CHECK(rule_of("A60", "smt.vmadot v2, v3, v4") == "vd_disjoint");
   CHECK(rule_of("A60", "smt.vmadot v2, v4, v3") == "vd_disjoint");
   CHECK(rule_of("A60", "smt.vmadot1 v4, v4, v8") == "vd_disjoint");
-  CHECK(rule_of("A60", "smt.vmadot1 v4, v6, v8") == "legal");  // A takes v6 and v7, C v4 and v5
-  CHECK(rule_of("A60", "smt.vmadot v4, v5, v8") == "vd_disjoint");  // v5 is vd + 1
+  CHECK(rule_of("A60", "smt.vmadot1 v4, v6, v8") == "legal");             // A takes v6 and v7, C v4 and v5
+  CHECK(rule_of("A60", "smt.vmadot v4, v5, v8") == "vd_disjoint");        // v5 is vd + 1
   CHECK(rule_of("A60", "smt.vmadot v2, v4, v6, i4") == "sub_extension");  // int4 is the A100's
   CHECK(rule_of("A60", "smt.vfwmadot v2, v4, v6") == "sub_extension");
   CHECK(rule_of("A100", "smt.vmadot v2, v4, v6", 2) == "lmul_one");
   CHECK(rule_of("A100", "smt.vfwmadot1 v2, v5, v8") == "vs1_even");
   CHECK(rule_of("A100", "smt.vmadot.sp v2, v4, v6, v0, 2, i4") == "mask_segment");  // int4: two 512-bit segments
-  CHECK(rule_of("A60", "smt.vpack.vv v2, v4, v6, 3") == "pack_len");  // 512-bit chunks on VLEN 256
+  CHECK(rule_of("A60", "smt.vpack.vv v2, v4, v6, 3") == "pack_len");                // 512-bit chunks on VLEN 256
   CHECK(rule_of("A60", "smt.vpack.vv v2, v4, v6, 0", 1, 64) == "legal");
 }
 
@@ -284,7 +287,8 @@ TEST_CASE("ime model: vupack undoes vpack at every granularity and element width
         }
         run(pname, fmt::format("smt.vupack.vv v10, v6, v7, {}", imm2), s);
         const std::size_t reg = static_cast<std::size_t>(p.vlen / 8);
-        CHECK(std::equal(s.v.bytes().begin() + 10 * reg, s.v.bytes().begin() + 12 * reg, before.v.bytes().begin() + 2 * reg));
+        CHECK(std::equal(s.v.bytes().begin() + 10 * reg, s.v.bytes().begin() + 12 * reg,
+                         before.v.bytes().begin() + 2 * reg));
       }
   }
 }

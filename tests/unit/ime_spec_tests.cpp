@@ -2,9 +2,9 @@
 // data, read strictly; the MATCH/MASK words derived from it against the
 // public toolchains' (../shared/reference/ime-notes.md), and its tiles
 // against the seed's appendix A.
-#include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -65,14 +65,14 @@ TEST_CASE("ime spec: MATCH and MASK equal the toolchains' (ime-notes.md)") {
     std::uint32_t match, mask;
   };
   const std::vector<Row> rows = {
-      {"smt.vmadot", "i8", 0xE200302B, 0xFE0070FF},     {"smt.vmadot", "i4", 0xC200302B, 0xFE0070FF},
-      {"smt.vmadot1", "i8", 0xE600302B, 0xFE00F0FF},    {"smt.vmadot2", "i8", 0xE600702B, 0xFE00F0FF},
-      {"smt.vmadot3", "i8", 0xE600B02B, 0xFE00F0FF},    {"smt.vmadot.sp", "i8", 0xE800302B, 0xFC00707F},
-      {"smt.vmadot.hp", "i8", 0xF000002B, 0xFC00007F},  {"smt.vmadotu.hp", "i8", 0xEC00002B, 0xFC00007F},
-      {"smt.vfwmadot", "", 0x9E00402B, 0xFE0070FF},     {"smt.vfwmadot1", "", 0x9E00502B, 0xFE0070FF},
-      {"smt.vpack.vv", "", 0x6600002B, 0xFE0040FF},     {"smt.vupack.vv", "", 0x6600402B, 0xFE0040FF},
-      {"smt.vnpack.vv", "", 0x6200002B, 0xFE00407F},    {"smt.vnspack.vv", "", 0x6200402B, 0xFE00407F},
-      {"smt.vnpack4.vv", "", 0x4200002B, 0xFE00407F},   {"smt.vnspack4.vv", "", 0x4200402B, 0xFE00407F},
+      {"smt.vmadot", "i8", 0xE200302B, 0xFE0070FF},    {"smt.vmadot", "i4", 0xC200302B, 0xFE0070FF},
+      {"smt.vmadot1", "i8", 0xE600302B, 0xFE00F0FF},   {"smt.vmadot2", "i8", 0xE600702B, 0xFE00F0FF},
+      {"smt.vmadot3", "i8", 0xE600B02B, 0xFE00F0FF},   {"smt.vmadot.sp", "i8", 0xE800302B, 0xFC00707F},
+      {"smt.vmadot.hp", "i8", 0xF000002B, 0xFC00007F}, {"smt.vmadotu.hp", "i8", 0xEC00002B, 0xFC00007F},
+      {"smt.vfwmadot", "", 0x9E00402B, 0xFE0070FF},    {"smt.vfwmadot1", "", 0x9E00502B, 0xFE0070FF},
+      {"smt.vpack.vv", "", 0x6600002B, 0xFE0040FF},    {"smt.vupack.vv", "", 0x6600402B, 0xFE0040FF},
+      {"smt.vnpack.vv", "", 0x6200002B, 0xFE00407F},   {"smt.vnspack.vv", "", 0x6200402B, 0xFE00407F},
+      {"smt.vnpack4.vv", "", 0x4200002B, 0xFE00407F},  {"smt.vnspack4.vv", "", 0x4200402B, 0xFE00407F},
   };
   for (const auto& r : rows) {
     INFO(r.mnemonic << " " << r.type);
@@ -155,13 +155,14 @@ TEST_CASE("ime spec: each class says what it reads and writes and the rules it k
   const ImeSpec& s = shipped();
   const ImeClass& fp_slide = s.class_of(find("smt.vfwmadot2"));
   CHECK(fp_slide.has_rule("vs1_even"));  // the toolchains' vs1 field lets an odd vs1 through
-  CHECK(fp_slide.registers == std::vector<std::pair<std::string, int>>{{"vs1", 2}, {"vs2", 1}, {"vd", ImeClass::kMulC}});
+  CHECK(fp_slide.registers ==
+        std::vector<std::pair<std::string, int>>{{"vs1", 2}, {"vs2", 1}, {"vd", ImeClass::kMulC}});
   const ImeClass& sparse = s.class_of(find("smt.vmadot.sp", "i4"));
   CHECK(sparse.has_rule("mask_segment"));
   CHECK(sparse.segment_bits == std::vector<std::pair<std::string, int>>{{"i8", 256}, {"i4", 512}});
   const ImeClass& pack = s.class_of(find("smt.vupack.vv"));
   CHECK(pack.pack_len == std::vector<int>{0, 128, 256, 512});  // 0: SEW
-  CHECK_FALSE(pack.has_rule("lmul_one"));  // the layout instructions take any LMUL
+  CHECK_FALSE(pack.has_rule("lmul_one"));                      // the layout instructions take any LMUL
   for (const auto& i : s.instructions) {
     INFO(i.label());
     CHECK(s.class_of(i).has_rule("sub_extension"));
@@ -174,29 +175,39 @@ TEST_CASE("ime spec: a broken spec is refused with its line and the rule broken"
                              "lambda: 2, sew: 32, w: 4, tile: [4, 16, 4]}\n      - {sub_extension: Xsmti8i32mm_slide")),
              Catch::Contains("the derivation gives a 4 x 8 x 4 tile, not the 4 x 16 x 4 written"));
   // A fixed value of the wrong width, and one left out.
-  CHECK_THAT(error_of(edited("fixed: {funct7: \"1110001\", funct3: \"011\", vd0: \"0\"}}\n  - {mnemonic: smt.vmadotu,  type: i4",
-                             "fixed: {funct7: \"111001\", funct3: \"011\", vd0: \"0\"}}\n  - {mnemonic: smt.vmadotu,  type: i4")),
+  CHECK_THAT(error_of(edited(
+                 "fixed: {funct7: \"1110001\", funct3: \"011\", vd0: \"0\"}}\n  - {mnemonic: smt.vmadotu,  type: i4",
+                 "fixed: {funct7: \"111001\", funct3: \"011\", vd0: \"0\"}}\n  - {mnemonic: smt.vmadotu,  type: i4")),
              Catch::Contains("is not a string of 7 bits"));
   CHECK_THAT(error_of(edited("fixed: {funct6: \"111100\"}}", "fixed: {}}")),
              Catch::Contains("fixed gives no value for field funct6"));
   // Two instructions with one encoding.
-  CHECK_THAT(error_of(edited("fixed: {funct7: \"0110001\", funct1: \"1\"}}", "fixed: {funct7: \"0110001\", funct1: \"0\"}}")),
-             Catch::Contains("overlaps smt.vnpack.vv"));
+  CHECK_THAT(
+      error_of(edited("fixed: {funct7: \"0110001\", funct1: \"1\"}}", "fixed: {funct7: \"0110001\", funct1: \"0\"}}")),
+      Catch::Contains("overlaps smt.vnpack.vv"));
   // A DT that is not the type's.
-  CHECK_THAT(error_of(edited("type: i4, class: base, format: mm, signedness: uu, sub_extension: Xsmti4i32mm, fixed: {funct7: \"1100001\"",
-                             "type: i4, class: base, format: mm, signedness: uu, sub_extension: Xsmti4i32mm, fixed: {funct7: \"1110001\"")),
-             Catch::Contains("not i4's code"));
+  CHECK_THAT(
+      error_of(edited(
+          "type: i4, class: base, format: mm, signedness: uu, sub_extension: Xsmti4i32mm, fixed: {funct7: \"1100001\"",
+          "type: i4, class: base, format: mm, signedness: uu, sub_extension: Xsmti4i32mm, fixed: {funct7: "
+          "\"1110001\"")),
+      Catch::Contains("not i4's code"));
   // A bit of the word in no field, and one in two.
-  CHECK_THAT(error_of(edited("      - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide",
-                             "      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide")),
-             Catch::Contains("bit 7 of the word is in no field"));
-  CHECK_THAT(error_of(edited("      - {name: funct3, bits: [14, 12]}\n      - {name: vd, bits: [11, 8], operand: vreg_even}\n      - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide",
-                             "      - {name: funct3, bits: [14, 11]}\n      - {name: vd, bits: [11, 8], operand: vreg_even}\n      - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide")),
-             Catch::Contains("bit 11 is field funct3's already"));
+  CHECK_THAT(
+      error_of(edited("      - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide",
+                      "      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide")),
+      Catch::Contains("bit 7 of the word is in no field"));
+  CHECK_THAT(
+      error_of(edited("      - {name: funct3, bits: [14, 12]}\n      - {name: vd, bits: [11, 8], operand: vreg_even}\n "
+                      "     - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide",
+                      "      - {name: funct3, bits: [14, 11]}\n      - {name: vd, bits: [11, 8], operand: vreg_even}\n "
+                      "     - {name: vd0, bits: [7, 7]}\n      - {name: opcode, bits: [6, 0]}\n  - name: mm_slide")),
+      Catch::Contains("bit 11 is field funct3's already"));
   // A class naming a rule that is not listed, or a rule without its data.
   CHECK_THAT(error_of(edited("rules: [lmul_one, sub_extension, vd_disjoint, vs1_even]", "rules: [lmul_one, vs1_odd]")),
              Catch::Contains("rule vs1_odd is not in the rules"));
-  CHECK_THAT(error_of(edited("    group_bits: 128\n", "")), Catch::Contains("the rule scale_group and the key group_bits go together"));
+  CHECK_THAT(error_of(edited("    group_bits: 128\n", "")),
+             Catch::Contains("the rule scale_group and the key group_bits go together"));
   // An unknown key.
   CHECK_THAT(error_of(edited("word_bits: 32", "word_bits: 32\nwords: 1")), Catch::Contains("words"));
 }

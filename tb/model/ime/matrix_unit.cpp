@@ -32,8 +32,7 @@ std::int64_t extend(std::uint64_t raw, int width, bool is_signed) {
 
 /// C (vd group, int32) += A x B^T: A's rows from row `first_row` of vs1's
 /// group on, B^T's N rows of K in vs2 (seed 5.1, 5.2).
-void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded& d, int first_row,
-                    MatrixState& s) {
+void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded& d, int first_row, MatrixState& s) {
   const ImeDataType* t = spec.data_type(d.instr->type);
   const ImeSignedness* sign = spec.signedness_of(*d.instr);
   if (!t || !sign) throw Error("ime.internal", fmt::format("{} has no type or signedness", d.instr->label()));
@@ -76,7 +75,8 @@ void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEnt
     for (std::size_t q = 0; q < kc / 2; ++q) {
       const auto m = static_cast<unsigned>(s.v.get(mask_reg, 4, first_nibble + c * kc / 2 + q));
       if (std::popcount(m) != 2) continue;
-      const auto lo = static_cast<std::size_t>(std::countr_zero(m)), hi = static_cast<std::size_t>(std::bit_width(m) - 1);
+      const auto lo = static_cast<std::size_t>(std::countr_zero(m)),
+                 hi = static_cast<std::size_t>(std::bit_width(m) - 1);
       const auto a = [&](std::size_t pos) {
         return extend(s.v.get(vs1, t->bits, r * k + 4 * q + pos), t->bits, sign->a_signed);
       };
@@ -226,12 +226,13 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     integer_matmul(spec, *e, d, i.slide, s);
   } else if (i.cls == "sparse" && e) {
     sparse_matmul(spec, spec.class_of(i), *e, d, s);
-  } else if ((i.cls == "pack" || (i.cls == "narrow" && i.mnemonic.find("pack4") == std::string::npos)) &&
-             s.lmul == 1) {
+  } else if ((i.cls == "pack" || (i.cls == "narrow" && i.mnemonic.find("pack4") == std::string::npos)) && s.lmul == 1) {
     // vnpack4 / vnspack4: the seed's pseudocode does not hold together (D23),
     // and LMUL > 1 groups are not modelled yet.
-    if (i.cls == "pack") pack(spec.class_of(i), d, s);
-    else narrow(spec.class_of(i), d, s);
+    if (i.cls == "pack")
+      pack(spec.class_of(i), d, s);
+    else
+      narrow(spec.class_of(i), d, s);
   } else {
     throw Error("ime.model", fmt::format("{}: the model does not run the {} class yet", i.label(), i.cls));
   }

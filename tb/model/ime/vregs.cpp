@@ -7,7 +7,8 @@
 namespace tpugen::ime {
 
 std::size_t VectorRegs::bit_of(int r, int width, std::size_t index) const {
-  const std::size_t bit = static_cast<std::size_t>(r) * static_cast<std::size_t>(vlen_) + index * static_cast<std::size_t>(width);
+  const std::size_t bit =
+      static_cast<std::size_t>(r) * static_cast<std::size_t>(vlen_) + index * static_cast<std::size_t>(width);
   if (r < 0 || width <= 0 || bit + static_cast<std::size_t>(width) > bytes_.size() * 8)
     throw Error("ime.internal", fmt::format("element {} of {} bits from v{} is past v31", index, width, r));
   return bit;
