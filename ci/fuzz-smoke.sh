@@ -17,7 +17,7 @@ cmake --preset fuzz
 cmake --build --preset fuzz --target fuzz_all
 
 status=0
-for target in spec asm image npy; do
+for target in spec asm image npy ime; do
   work="build-fuzz/fuzz-smoke/$target"
   rm -rf "$work"
   mkdir -p "$work/new"

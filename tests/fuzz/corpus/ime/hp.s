@@ -1,0 +1,1 @@
+smt.vmadot.hp v16, v2, v8, v0, 3, i4

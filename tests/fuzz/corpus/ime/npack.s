@@ -1,0 +1,1 @@
+smt.vnpack.vv v1, v3, v5, 1

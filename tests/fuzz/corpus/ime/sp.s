@@ -1,0 +1,1 @@
+smt.vmadotu.sp v2, v4, v5, v0, 3
