@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <bit>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
 #include "ime/codec.h"
+#include "model/ime/fp16.h"
 #include "model/ime/matrix_unit.h"
 #include "spec/ime_spec.h"
 
@@ -311,10 +314,135 @@ TEST_CASE("ime model: vnpack keeps the low bits and vnspack saturates, chunk by 
   for (std::size_t k = 0; k < sat.size(); ++k) CHECK(t.v.get(5, 8, k) == sat[k]);
 }
 
+namespace {
+
+/// fp16 bits of a small integer (exact: |v| < 2048), the test's own encoding.
+std::uint16_t fp16_of(int v) {
+  if (v == 0) return 0;
+  const unsigned sign = v < 0 ? 0x8000U : 0U;
+  unsigned a = static_cast<unsigned>(v < 0 ? -v : v);
+  int e = 0;
+  while ((a >> (e + 1)) != 0) ++e;
+  const unsigned frac = (a << (10 - e)) & 0x3FFU;
+  return static_cast<std::uint16_t>(sign | (static_cast<unsigned>(e + 15) << 10) | frac);
+}
+
+/// The fp32 C tile from register r on, as floats.
+std::vector<float> c_float(const MatrixState& s, int r, std::size_t count) {
+  std::vector<float> c;
+  for (std::size_t i = 0; i < count; ++i) c.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(s.v.get(r, 32, i))));
+  return c;
+}
+
+/// 8 x 8 fp16 rows r = [r .. r + 7] from register `reg` on, `rows` of them.
+void load_fp16_rows(MatrixState& s, int reg, int rows) {
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < 8; ++k) s.v.set(reg, 16, static_cast<std::size_t>(r * 8 + k), fp16_of(r + k));
+}
+
+}  // namespace
+
+TEST_CASE("ime model: fp16 and bf16 widen exactly to binary32") {
+  CHECK(ime::fp16_to_float(0x3C00) == 1.0f);
+  CHECK(ime::fp16_to_float(0x7BFF) == 65504.0f);
+  CHECK(ime::fp16_to_float(0x0001) == std::ldexp(1.0f, -24));  // the smallest subnormal
+  CHECK(ime::fp16_to_float(0x03FF) == std::ldexp(1023.0f, -24));
+  CHECK(ime::fp16_to_float(0x0400) == std::ldexp(1.0f, -14));  // the smallest normal
+  CHECK(ime::fp16_to_float(0xC000) == -2.0f);
+  CHECK(std::bit_cast<std::uint32_t>(ime::fp16_to_float(0x8000)) == 0x80000000U);
+  CHECK(ime::fp16_to_float(0x7C00) == std::numeric_limits<float>::infinity());
+  CHECK(std::isnan(ime::fp16_to_float(0x7E00)));
+  CHECK(ime::bf16_to_float(0x3F80) == 1.0f);
+  CHECK(ime::bf16_to_float(0xFF80) == -std::numeric_limits<float>::infinity());
+  for (int v = -2047; v <= 2047; ++v) CHECK(ime::fp16_to_float(fp16_of(v)) == static_cast<float>(v));
+  for (unsigned f = 1; f < 1024; ++f) {  // every subnormal, either sign
+    CHECK(ime::fp16_to_float(static_cast<std::uint16_t>(f)) == std::ldexp(static_cast<float>(f), -24));
+    CHECK(ime::fp16_to_float(static_cast<std::uint16_t>(0x8000U | f)) == -std::ldexp(static_cast<float>(f), -24));
+  }
+}
+
+TEST_CASE("ime model: the seed's A100 vfwmadot examples (6.1.6, 6.2.6)") {
+  MatrixState s(1024);
+  load_fp16_rows(s, 2, 8);
+  load_fp16_rows(s, 8, 8);
+  run("A100", "smt.vfwmadot v16, v2, v8", s);
+  const auto c5 = c_float(s, 16, 64);
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c)
+      CHECK(c5[static_cast<std::size_t>(r * 8 + c)] == static_cast<float>(140 + 28 * (r + c) + 8 * r * c));
+  MatrixState t(1024);
+  load_fp16_rows(t, 0, 16);  // sixteen rows over v0 and v1
+  load_fp16_rows(t, 8, 8);
+  run("A100", "smt.vfwmadot v16, v0, v8", t);
+  run("A100", "smt.vfwmadot1 v16, v0, v8", t);
+  const auto after1 = c_float(t, 16, 64);
+  CHECK(after1[0] == 308);
+  CHECK(after1[7] == 756);
+  CHECK(after1[63] == 1932);
+  run("A100", "smt.vfwmadot2 v16, v0, v8", t);
+  const auto after2 = c_float(t, 16, 64);
+  CHECK(after2[0] == 504);
+  CHECK(after2[8 * 3 + 5] == 1656);
+  CHECK(after2[63] == 3024);
+  // Each step adds A's rows from the slide on: the plain sums of all three.
+  for (int r = 0; r < 8; ++r)
+    for (int c = 0; c < 8; ++c) {
+      int sum = 0;
+      for (int sl = 0; sl <= 2; ++sl)
+        for (int k = 0; k < 8; ++k) sum += (r + sl + k) * (c + k);
+      CHECK(after2[static_cast<std::size_t>(r * 8 + c)] == static_cast<float>(sum));
+    }
+}
+
+TEST_CASE("ime model: vfwmadot on random integer-valued tiles equals the exact matmul, fp16 and bf16") {
+  std::mt19937_64 rng(99);
+  for (const bool bf16 : {false, true}) {
+    for (int trial = 0; trial < 10; ++trial) {
+      MatrixState s(1024);
+      s.bf16 = bf16;
+      std::vector<int> a(64), b(64);
+      for (auto& x : a) x = static_cast<int>(rng() % 129) - 64;  // exact in bf16 too, sums exact in fp32
+      for (auto& x : b) x = static_cast<int>(rng() % 129) - 64;
+      for (std::size_t k = 0; k < 64; ++k) {
+        const auto enc = [&](int v) -> std::uint64_t {
+          return bf16 ? std::bit_cast<std::uint32_t>(static_cast<float>(v)) >> 16 : fp16_of(v);
+        };
+        s.v.set(4, 16, k, enc(a[k]));
+        s.v.set(6, 16, k, enc(b[k]));
+      }
+      run("A100", "smt.vfwmadot v10, v4, v6", s);
+      const auto c = c_float(s, 10, 64);
+      for (int r = 0; r < 8; ++r)
+        for (int col = 0; col < 8; ++col) {
+          int sum = 0;
+          for (int q = 0; q < 8; ++q) sum += a[static_cast<std::size_t>(r * 8 + q)] * b[static_cast<std::size_t>(col * 8 + q)];
+          CHECK(c[static_cast<std::size_t>(r * 8 + col)] == static_cast<float>(sum));
+        }
+    }
+  }
+}
+
+TEST_CASE("ime model: vfwmadot's extremes: subnormal products, overflow to infinity, canonical NaN") {
+  auto one_product = [](bool bf16, std::uint16_t a, std::uint16_t b) {
+    MatrixState s(1024);
+    s.bf16 = bf16;
+    s.v.set(4, 16, 0, a);  // A[0][0] and B^T[0][0]; every other element +0
+    s.v.set(6, 16, 0, b);
+    run("A100", "smt.vfwmadot v10, v4, v6", s);
+    return static_cast<std::uint32_t>(s.v.get(10, 32, 0));
+  };
+  CHECK(one_product(false, 0x0001, 0x0001) == 0x27800000U);  // 2^-24 x 2^-24 = 2^-48, exact in binary32
+  CHECK(one_product(false, 0x7BFF, 0x7BFF) == std::bit_cast<std::uint32_t>(65504.0f * 65504.0f));
+  CHECK(one_product(true, 0x7F7F, 0x7F7F) == 0x7F800000U);  // bf16's largest squared: +infinity
+  CHECK(one_product(false, 0x7C00, 0x0000) == 0x7FC00000U);  // infinity x 0: the canonical NaN
+  CHECK(one_product(false, 0x7E01, 0x3C00) == 0x7FC00000U);  // a NaN's payload is not kept
+  CHECK(one_product(false, 0x8000, 0x3C00) == 0x00000000U);  // -0 + (+0 sums of the rest) = +0
+}
+
 TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {
   MatrixState s(1024);
-  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vfwmadot v2, v4, v6"), s),
-                    Catch::Contains("does not run the fp class yet"));
+  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vmadot.hp v2, v4, v6, v0, 1, i8"), s),
+                    Catch::Contains("does not run the quant class yet"));
   CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), s),
                     Catch::Contains("does not run the narrow class yet"));
 }

@@ -6,6 +6,7 @@
 #include <bit>
 #include <vector>
 
+#include "model/ime/fp16.h"
 #include "util/diag.h"
 
 namespace tpugen::ime {
@@ -86,6 +87,34 @@ void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEnt
       sum += b(0) * a(lo) + b(1) * a(hi);
     }
     s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
+  }
+}
+
+/// C (fp32, vd group) += A x B^T in fp16 or bf16 (MCPM.BF16) (seed 6.1,
+/// 6.2): each product widened to binary32 and added to C in K order, every
+/// operation rounded to nearest even in binary32, as the seed's pseudocode
+/// writes it (the products of two 16-bit values are exact in binary32 unless
+/// they overflow or underflow). A NaN result is the canonical NaN 0x7FC00000,
+/// as RISC-V's floating point gives (tpugen's decision: the seed is silent).
+/// (The multiply and the add stay two roundings: ISO C++ mode keeps gcc from
+/// contracting them into a fused multiply-add.)
+void fp_matmul(const ImeProfileEntry& e, const Decoded& d, int first_row, MatrixState& s) {
+  const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
+            vs2 = static_cast<int>(d.operand("vs2"));
+  const auto widen = [&](std::uint64_t raw) {
+    const auto h = static_cast<std::uint16_t>(raw);
+    return s.bf16 ? bf16_to_float(h) : fp16_to_float(h);
+  };
+  const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
+    const std::size_t r = p / n + static_cast<std::size_t>(first_row), c = p % n;
+    float acc = std::bit_cast<float>(static_cast<std::uint32_t>(s.v.get(vd, 32, p)));
+    for (std::size_t q = 0; q < k; ++q) {
+      const float product = widen(s.v.get(vs1, 16, r * k + q)) * widen(s.v.get(vs2, 16, c * k + q));
+      acc = acc + product;
+    }
+    const std::uint32_t bits = acc != acc ? 0x7FC00000U : std::bit_cast<std::uint32_t>(acc);
+    s.v.set(vd, 32, p, bits);
   }
 }
 
@@ -226,6 +255,8 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     integer_matmul(spec, *e, d, i.slide, s);
   } else if (i.cls == "sparse" && e) {
     sparse_matmul(spec, spec.class_of(i), *e, d, s);
+  } else if ((i.cls == "fp" || i.cls == "fp_slide") && e) {
+    fp_matmul(*e, d, i.slide, s);
   } else if ((i.cls == "pack" || (i.cls == "narrow" && i.mnemonic.find("pack4") == std::string::npos)) && s.lmul == 1) {
     // vnpack4 / vnspack4: the seed's pseudocode does not hold together (D23),
     // and LMUL > 1 groups are not modelled yet.
