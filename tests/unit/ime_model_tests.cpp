@@ -439,10 +439,119 @@ TEST_CASE("ime model: vfwmadot's extremes: subnormal products, overflow to infin
   CHECK(one_product(false, 0x8000, 0x3C00) == 0x00000000U);  // -0 + (+0 sums of the rest) = +0
 }
 
+namespace {
+
+/// The compiler's own binary16 conversion (libgcc's), the reference for
+/// tpugen's rounding: a double to fp16, to nearest even.
+std::uint16_t gcc_fp16(double x) { return std::bit_cast<std::uint16_t>(static_cast<_Float16>(x)); }
+
+/// bf16 of a finite float by the usual bit trick: round the low half away,
+/// to nearest even (the test's own, independent of round_to_binary).
+std::uint16_t trick_bf16(float f) {
+  const std::uint32_t b = std::bit_cast<std::uint32_t>(f);
+  return static_cast<std::uint16_t>((b + 0x7FFFU + ((b >> 16) & 1U)) >> 16);
+}
+
+}  // namespace
+
+TEST_CASE("ime model: rounding to fp16 and bf16 agrees with independent references") {
+  // Every fp16 and bf16 value comes back as itself (NaNs as the canonical NaN).
+  for (std::uint32_t h = 0; h < 0x10000; ++h) {
+    const auto x = static_cast<std::uint16_t>(h);
+    const float f16 = ime::fp16_to_float(x), b16 = ime::bf16_to_float(x);
+    CHECK(ime::round_to_fp16(f16) == (std::isnan(f16) ? 0x7E00 : x));
+    CHECK(ime::round_to_bf16(b16) == (std::isnan(b16) ? 0x7FC0 : x));
+  }
+  // Random doubles over fp16's range and past it, and every midpoint of two
+  // neighbours (the ties), against libgcc's conversion.
+  std::mt19937_64 rng(16);
+  for (int i = 0; i < 200000; ++i) {
+    const double x = std::ldexp(static_cast<double>(rng() >> 11) / 9007199254740992.0, static_cast<int>(rng() % 48) - 30) *
+                     ((rng() & 1) != 0 ? -1 : 1);
+    INFO(x);
+    CHECK(ime::round_to_fp16(x) == gcc_fp16(x));
+  }
+  for (std::uint32_t h = 0; h < 0x7BFF; ++h) {
+    const double mid = (static_cast<double>(ime::fp16_to_float(static_cast<std::uint16_t>(h))) +
+                        static_cast<double>(ime::fp16_to_float(static_cast<std::uint16_t>(h + 1)))) / 2;
+    CHECK(ime::round_to_fp16(mid) == gcc_fp16(mid));
+  }
+  CHECK(ime::round_to_fp16(65520.0) == 0x7C00);  // the tie above the largest value overflows
+  CHECK(ime::round_to_fp16(16744.0) == gcc_fp16(16744.0));
+  // bf16 against the bit trick, on random finite floats and on ties.
+  for (int i = 0; i < 200000; ++i) {
+    const float f = std::bit_cast<float>(static_cast<std::uint32_t>(rng()) & 0xFF7FFFFFU);  // no Inf/NaN exponent
+    CHECK(ime::round_to_bf16(f) == trick_bf16(f));
+  }
+}
+
+TEST_CASE("ime model: the seed's A100 smt.vmadot.hp example (5.4.7), its three rounded values included") {
+  MatrixState s(1024);
+  std::vector<int> rows;
+  for (int r = 0; r < 8; ++r)
+    for (int k = 0; k < 16; ++k) rows.push_back(r + k);
+  load_bytes(s, 2, rows);
+  load_bytes(s, 8, rows);
+  for (int c = 0; c < 8; ++c) s.v.set(0, 16, static_cast<std::size_t>(c), fp16_of(c + 1));
+  run("A100", "smt.vmadot.hp v16, v2, v8, v0, 0, i8", s);
+  const std::vector<int> expected = {
+      1240, 2720, 4440, 6400, 8600,  11040, 13720, 16640, 1360, 2992, 4896, 7072, 9520,  12240, 15232, 18496,
+      1480, 3264, 5352, 7744, 10440, 13440, 16736, 20352, 1600, 3536, 5808, 8416, 11360, 14640, 18256, 22208,
+      1720, 3808, 6264, 9088, 12280, 15840, 19776, 24064, 1840, 4080, 6720, 9760, 13200, 17040, 21280, 25920,
+      1960, 4352, 7176, 10432, 14120, 18240, 22784, 27776, 2080, 4624, 7632, 11104, 15040, 19440, 24304, 29632};
+  for (std::size_t p = 0; p < 64; ++p) {
+    INFO("C[" << p / 8 << "][" << p % 8 << "]");
+    CHECK(ime::fp16_to_float(static_cast<std::uint16_t>(s.v.get(16, 16, p))) == static_cast<float>(expected[p]));
+  }
+}
+
+// The plain reference for .hp in fp16: the integer sum, then libgcc's
+// binary16 rounding at each of the three steps, on random tiles, scales and
+// accumulators (sums past 65504 included: infinity), every variant.
+TEST_CASE("ime model: .hp instructions equal the exact sum rounded step by step (fp16), on random tiles") {
+  std::mt19937_64 rng(5);
+  const ImeProfile& p = profile("A100");
+  for (const auto& i : spec().instructions) {
+    if (i.cls != "quant") continue;
+    const ImeProfileEntry& e = *p.entry(i.sub_extension);
+    const int bits = spec().data_type(i.type)->bits;
+    const ImeSignedness* sg = spec().signedness_of(i);
+    for (int trial = 0; trial < 6; ++trial) {
+      INFO(i.label() << " trial " << trial);
+      MatrixState s(p.vlen);
+      const int vs1 = 4, vs2 = 6, vd = 9, vscale = static_cast<int>(rng() % 2), imm3 = static_cast<int>(rng() % 8);
+      std::vector<std::int64_t> a(static_cast<std::size_t>(e.m * e.k)), b(static_cast<std::size_t>(e.n * e.k));
+      const auto draw = [&](bool is_signed) {
+        const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
+        return lo + static_cast<std::int64_t>(rng() % (std::uint64_t{1} << bits));
+      };
+      for (auto& x : a) x = draw(sg->a_signed);
+      for (auto& x : b) x = draw(sg->b_signed);
+      for (std::size_t k = 0; k < a.size(); ++k) s.v.set(vs1, bits, k, static_cast<std::uint64_t>(a[k]));
+      for (std::size_t k = 0; k < b.size(); ++k) s.v.set(vs2, bits, k, static_cast<std::uint64_t>(b[k]));
+      std::vector<std::uint16_t> scale(8), c0(64);
+      for (auto& x : scale) x = gcc_fp16(std::ldexp(static_cast<double>(rng() % 2048) - 1024, -static_cast<int>(rng() % 12)));
+      for (auto& x : c0) x = gcc_fp16(static_cast<double>(static_cast<int>(rng() % 20001) - 10000) / 4);
+      for (std::size_t c = 0; c < 8; ++c) s.v.set(vscale, 16, static_cast<std::size_t>(imm3 * 8) + c, scale[c]);
+      for (std::size_t k = 0; k < 64; ++k) s.v.set(vd, 16, k, c0[k]);
+      run("A100", fmt::format("{} v{}, v{}, v{}, v{}, {}, {}", i.mnemonic, vd, vs1, vs2, vscale, imm3, i.type), s);
+      const auto f = [](std::uint16_t h) { return static_cast<double>(ime::fp16_to_float(h)); };
+      for (int r = 0; r < 8; ++r)
+        for (int col = 0; col < 8; ++col) {
+          std::int64_t sum = 0;
+          for (int q = 0; q < e.k; ++q)
+            sum += a[static_cast<std::size_t>(r * e.k + q)] * b[static_cast<std::size_t>(col * e.k + q)];
+          const std::uint16_t prod = gcc_fp16(f(gcc_fp16(static_cast<double>(sum))) * f(scale[static_cast<std::size_t>(col)]));
+          std::uint16_t want = gcc_fp16(f(c0[static_cast<std::size_t>(r * 8 + col)]) + f(prod));
+          if (std::isnan(f(want))) want = 0x7E00;
+          CHECK(s.v.get(vd, 16, static_cast<std::size_t>(r * 8 + col)) == want);
+        }
+    }
+  }
+}
+
 TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {
   MatrixState s(1024);
-  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vmadot.hp v2, v4, v6, v0, 1, i8"), s),
-                    Catch::Contains("does not run the quant class yet"));
   CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), s),
                     Catch::Contains("does not run the narrow class yet"));
 }

@@ -118,6 +118,38 @@ void fp_matmul(const ImeProfileEntry& e, const Decoded& d, int first_row, Matrix
   }
 }
 
+/// smt.vmadot*.hp (seed 5.4): C (fp16 or bf16 by MCPM.BF16, vd alone) +=
+/// F(F(A x B^T) x S[c]), column c's scale the c-th 16-bit element of group
+/// imm3 of v0/v1 (vscale). The integer sum is exact; each of the three steps
+/// (the sum to F, the product with the scale, the add to C) rounds to
+/// nearest even in F, which is what the seed's example prints (three of its
+/// values are the rounded ones: docs/ime_seed_review.md D17). A sum past F's
+/// range is infinity; a NaN result is F's canonical NaN.
+void quant_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntry& e, const Decoded& d,
+                  MatrixState& s) {
+  const ImeDataType* t = spec.data_type(d.instr->type);
+  const ImeSignedness* sign = spec.signedness_of(*d.instr);
+  if (!t || !sign) throw Error("ime.internal", fmt::format("{} has no type or signedness", d.instr->label()));
+  const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
+            vs2 = static_cast<int>(d.operand("vs2")), scale_reg = static_cast<int>(d.operand("vscale"));
+  const auto value = [&](std::uint64_t bits) -> double {
+    const auto h = static_cast<std::uint16_t>(bits);
+    return s.bf16 ? bf16_to_float(h) : fp16_to_float(h);
+  };
+  const auto round = [&](double x) -> std::uint64_t { return s.bf16 ? round_to_bf16(x) : round_to_fp16(x); };
+  const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
+  const std::size_t group = static_cast<std::size_t>(d.operand("imm3")) * static_cast<std::size_t>(cls.group_bits / 16);
+  for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
+    const std::size_t r = p / n, c = p % n;
+    std::int64_t sum = 0;
+    for (std::size_t q = 0; q < k; ++q)
+      sum += extend(s.v.get(vs1, t->bits, r * k + q), t->bits, sign->a_signed) *
+             extend(s.v.get(vs2, t->bits, c * k + q), t->bits, sign->b_signed);
+    const std::uint64_t scaled = round(value(round(static_cast<double>(sum))) * value(s.v.get(scale_reg, 16, group + c)));
+    s.v.set(vd, 16, p, round(value(s.v.get(vd, 16, p)) + value(scaled)));
+  }
+}
+
 /// The chunk pack_len bits imm2 selects (0 in the class's table: SEW).
 int pack_len_of(const ImeClass& cls, const Decoded& d, const MatrixState& s) {
   const int code = cls.pack_len[d.operand("imm2")];
@@ -255,6 +287,8 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     integer_matmul(spec, *e, d, i.slide, s);
   } else if (i.cls == "sparse" && e) {
     sparse_matmul(spec, spec.class_of(i), *e, d, s);
+  } else if (i.cls == "quant" && e) {
+    quant_matmul(spec, spec.class_of(i), *e, d, s);
   } else if ((i.cls == "fp" || i.cls == "fp_slide") && e) {
     fp_matmul(*e, d, i.slide, s);
   } else if ((i.cls == "pack" || (i.cls == "narrow" && i.mnemonic.find("pack4") == std::string::npos)) && s.lmul == 1) {

@@ -3,9 +3,9 @@
 /// the rules of spec/ime.yaml checked before anything is written (a broken
 /// one is the illegal-instruction exception: the state is left as it was),
 /// then the instruction's effect on the vector registers, bit-exact.
-/// Modelled so far: the base, sliding-window and 2:4 sparse integer
-/// classes, the fp16/bf16 widening ones (vfwmadot, vfwmadot1/2/3), and
-/// vpack/vupack and vnpack/vnspack at LMUL = 1; an
+/// Modelled so far: the integer classes (base, sliding-window, 2:4
+/// sparse, block-quantised .hp), the fp16/bf16 widening ones (vfwmadot,
+/// vfwmadot1/2/3), and vpack/vupack and vnpack/vnspack at LMUL = 1; an
 /// instruction of another class is refused with Error("ime.model") rather
 /// than run wrongly.
 #pragma once
