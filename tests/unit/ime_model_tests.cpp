@@ -330,7 +330,8 @@ std::uint16_t fp16_of(int v) {
 /// The fp32 C tile from register r on, as floats.
 std::vector<float> c_float(const MatrixState& s, int r, std::size_t count) {
   std::vector<float> c;
-  for (std::size_t i = 0; i < count; ++i) c.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(s.v.get(r, 32, i))));
+  for (std::size_t i = 0; i < count; ++i)
+    c.push_back(std::bit_cast<float>(static_cast<std::uint32_t>(s.v.get(r, 32, i))));
   return c;
 }
 
@@ -415,7 +416,8 @@ TEST_CASE("ime model: vfwmadot on random integer-valued tiles equals the exact m
       for (int r = 0; r < 8; ++r)
         for (int col = 0; col < 8; ++col) {
           int sum = 0;
-          for (int q = 0; q < 8; ++q) sum += a[static_cast<std::size_t>(r * 8 + q)] * b[static_cast<std::size_t>(col * 8 + q)];
+          for (int q = 0; q < 8; ++q)
+            sum += a[static_cast<std::size_t>(r * 8 + q)] * b[static_cast<std::size_t>(col * 8 + q)];
           CHECK(c[static_cast<std::size_t>(r * 8 + col)] == static_cast<float>(sum));
         }
     }
@@ -433,7 +435,7 @@ TEST_CASE("ime model: vfwmadot's extremes: subnormal products, overflow to infin
   };
   CHECK(one_product(false, 0x0001, 0x0001) == 0x27800000U);  // 2^-24 x 2^-24 = 2^-48, exact in binary32
   CHECK(one_product(false, 0x7BFF, 0x7BFF) == std::bit_cast<std::uint32_t>(65504.0f * 65504.0f));
-  CHECK(one_product(true, 0x7F7F, 0x7F7F) == 0x7F800000U);  // bf16's largest squared: +infinity
+  CHECK(one_product(true, 0x7F7F, 0x7F7F) == 0x7F800000U);   // bf16's largest squared: +infinity
   CHECK(one_product(false, 0x7C00, 0x0000) == 0x7FC00000U);  // infinity x 0: the canonical NaN
   CHECK(one_product(false, 0x7E01, 0x3C00) == 0x7FC00000U);  // a NaN's payload is not kept
   CHECK(one_product(false, 0x8000, 0x3C00) == 0x00000000U);  // -0 + (+0 sums of the rest) = +0
@@ -466,14 +468,16 @@ TEST_CASE("ime model: rounding to fp16 and bf16 agrees with independent referenc
   // neighbours (the ties), against libgcc's conversion.
   std::mt19937_64 rng(16);
   for (int i = 0; i < 200000; ++i) {
-    const double x = std::ldexp(static_cast<double>(rng() >> 11) / 9007199254740992.0, static_cast<int>(rng() % 48) - 30) *
-                     ((rng() & 1) != 0 ? -1 : 1);
+    const double x =
+        std::ldexp(static_cast<double>(rng() >> 11) / 9007199254740992.0, static_cast<int>(rng() % 48) - 30) *
+        ((rng() & 1) != 0 ? -1 : 1);
     INFO(x);
     CHECK(ime::round_to_fp16(x) == gcc_fp16(x));
   }
   for (std::uint32_t h = 0; h < 0x7BFF; ++h) {
     const double mid = (static_cast<double>(ime::fp16_to_float(static_cast<std::uint16_t>(h))) +
-                        static_cast<double>(ime::fp16_to_float(static_cast<std::uint16_t>(h + 1)))) / 2;
+                        static_cast<double>(ime::fp16_to_float(static_cast<std::uint16_t>(h + 1)))) /
+                       2;
     CHECK(ime::round_to_fp16(mid) == gcc_fp16(mid));
   }
   CHECK(ime::round_to_fp16(65520.0) == 0x7C00);  // the tie above the largest value overflows
@@ -495,9 +499,9 @@ TEST_CASE("ime model: the seed's A100 smt.vmadot.hp example (5.4.7), its three r
   for (int c = 0; c < 8; ++c) s.v.set(0, 16, static_cast<std::size_t>(c), fp16_of(c + 1));
   run("A100", "smt.vmadot.hp v16, v2, v8, v0, 0, i8", s);
   const std::vector<int> expected = {
-      1240, 2720, 4440, 6400, 8600,  11040, 13720, 16640, 1360, 2992, 4896, 7072, 9520,  12240, 15232, 18496,
-      1480, 3264, 5352, 7744, 10440, 13440, 16736, 20352, 1600, 3536, 5808, 8416, 11360, 14640, 18256, 22208,
-      1720, 3808, 6264, 9088, 12280, 15840, 19776, 24064, 1840, 4080, 6720, 9760, 13200, 17040, 21280, 25920,
+      1240, 2720, 4440, 6400,  8600,  11040, 13720, 16640, 1360, 2992, 4896, 7072,  9520,  12240, 15232, 18496,
+      1480, 3264, 5352, 7744,  10440, 13440, 16736, 20352, 1600, 3536, 5808, 8416,  11360, 14640, 18256, 22208,
+      1720, 3808, 6264, 9088,  12280, 15840, 19776, 24064, 1840, 4080, 6720, 9760,  13200, 17040, 21280, 25920,
       1960, 4352, 7176, 10432, 14120, 18240, 22784, 27776, 2080, 4624, 7632, 11104, 15040, 19440, 24304, 29632};
   for (std::size_t p = 0; p < 64; ++p) {
     INFO("C[" << p / 8 << "][" << p % 8 << "]");
@@ -530,7 +534,8 @@ TEST_CASE("ime model: .hp instructions equal the exact sum rounded step by step 
       for (std::size_t k = 0; k < a.size(); ++k) s.v.set(vs1, bits, k, static_cast<std::uint64_t>(a[k]));
       for (std::size_t k = 0; k < b.size(); ++k) s.v.set(vs2, bits, k, static_cast<std::uint64_t>(b[k]));
       std::vector<std::uint16_t> scale(8), c0(64);
-      for (auto& x : scale) x = gcc_fp16(std::ldexp(static_cast<double>(rng() % 2048) - 1024, -static_cast<int>(rng() % 12)));
+      for (auto& x : scale)
+        x = gcc_fp16(std::ldexp(static_cast<double>(rng() % 2048) - 1024, -static_cast<int>(rng() % 12)));
       for (auto& x : c0) x = gcc_fp16(static_cast<double>(static_cast<int>(rng() % 20001) - 10000) / 4);
       for (std::size_t c = 0; c < 8; ++c) s.v.set(vscale, 16, static_cast<std::size_t>(imm3 * 8) + c, scale[c]);
       for (std::size_t k = 0; k < 64; ++k) s.v.set(vd, 16, k, c0[k]);
@@ -541,7 +546,8 @@ TEST_CASE("ime model: .hp instructions equal the exact sum rounded step by step 
           std::int64_t sum = 0;
           for (int q = 0; q < e.k; ++q)
             sum += a[static_cast<std::size_t>(r * e.k + q)] * b[static_cast<std::size_t>(col * e.k + q)];
-          const std::uint16_t prod = gcc_fp16(f(gcc_fp16(static_cast<double>(sum))) * f(scale[static_cast<std::size_t>(col)]));
+          const std::uint16_t prod =
+              gcc_fp16(f(gcc_fp16(static_cast<double>(sum))) * f(scale[static_cast<std::size_t>(col)]));
           std::uint16_t want = gcc_fp16(f(c0[static_cast<std::size_t>(r * 8 + col)]) + f(prod));
           if (std::isnan(f(want))) want = 0x7E00;
           CHECK(s.v.get(vd, 16, static_cast<std::size_t>(r * 8 + col)) == want);

@@ -52,7 +52,7 @@ inline std::uint32_t round_to_binary(double x, int frac_bits, int exp_bits) {
   const int quantum = std::max(e - 1, emin) - frac_bits;
   // |x| / 2^quantum rounded to an integer, ties to even (the default mode).
   const double n = std::nearbyint(std::ldexp(std::fabs(x), -quantum));
-  const auto units = static_cast<std::uint64_t>(n);  // at most 2^(frac_bits + 1)
+  const auto units = static_cast<std::uint64_t>(n);                              // at most 2^(frac_bits + 1)
   if (units >> frac_bits == 0) return sign | static_cast<std::uint32_t>(units);  // a subnormal (or the first normal)
   // A normal: units in [2^frac_bits, 2^(frac_bits + 1)], the top one a carry.
   int exponent = quantum + frac_bits;

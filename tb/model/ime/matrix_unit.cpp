@@ -31,21 +31,43 @@ std::int64_t extend(std::uint64_t raw, int width, bool is_signed) {
   return static_cast<std::int64_t>(raw ^ sign) - static_cast<std::int64_t>(sign);
 }
 
-/// C (vd group, int32) += A x B^T: A's rows from row `first_row` of vs1's
-/// group on, B^T's N rows of K in vs2 (seed 5.1, 5.2).
-void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded& d, int first_row, MatrixState& s) {
+/// An integer instruction's elements: their width and how A's and B's extend.
+struct IntElements {
+  int bits = 0;
+  bool a_signed = false, b_signed = false;
+  /// Element `index` of A (vs1's group) or of B (vs2's), as an integer.
+  [[nodiscard]] std::int64_t a(const MatrixState& s, int reg, std::size_t index) const {
+    return extend(s.v.get(reg, bits, index), bits, a_signed);
+  }
+  [[nodiscard]] std::int64_t b(const MatrixState& s, int reg, std::size_t index) const {
+    return extend(s.v.get(reg, bits, index), bits, b_signed);
+  }
+};
+
+IntElements int_elements(const ImeSpec& spec, const Decoded& d) {
   const ImeDataType* t = spec.data_type(d.instr->type);
   const ImeSignedness* sign = spec.signedness_of(*d.instr);
   if (!t || !sign) throw Error("ime.internal", fmt::format("{} has no type or signedness", d.instr->label()));
+  return {t->bits, sign->a_signed, sign->b_signed};
+}
+
+/// Row r of A (K elements from r x K in vs1's group) dot row c of B^T (vs2), exact.
+std::int64_t dot(const MatrixState& s, const IntElements& el, int vs1, int vs2, std::size_t r, std::size_t c,
+                 std::size_t k) {
+  std::int64_t sum = 0;
+  for (std::size_t q = 0; q < k; ++q) sum += el.a(s, vs1, r * k + q) * el.b(s, vs2, c * k + q);
+  return sum;
+}
+
+/// C (vd group, int32) += A x B^T: A's rows from row `first_row` of vs1's
+/// group on, B^T's N rows of K in vs2 (seed 5.1, 5.2).
+void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded& d, int first_row, MatrixState& s) {
+  const IntElements el = int_elements(spec, d);
   const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
             vs2 = static_cast<int>(d.operand("vs2"));
   const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
   for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
-    const std::size_t r = p / n + static_cast<std::size_t>(first_row), c = p % n;
-    std::int64_t sum = 0;
-    for (std::size_t q = 0; q < k; ++q)
-      sum += extend(s.v.get(vs1, t->bits, r * k + q), t->bits, sign->a_signed) *
-             extend(s.v.get(vs2, t->bits, c * k + q), t->bits, sign->b_signed);
+    const std::int64_t sum = dot(s, el, vs1, vs2, p / n + static_cast<std::size_t>(first_row), p % n, k);
     // The accumulator wraps at 32 bits (seed 5.1: within the destination's width).
     s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
   }
@@ -59,13 +81,11 @@ void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded
 /// nibbles c x Kc / 2 on of the segment, the low nibble of a byte first.
 void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntry& e, const Decoded& d,
                    MatrixState& s) {
-  const ImeDataType* t = spec.data_type(d.instr->type);
-  const ImeSignedness* sign = spec.signedness_of(*d.instr);
+  const IntElements el = int_elements(spec, d);
   int seg_bits = 0;
   for (const auto& [type, bits] : cls.segment_bits)
     if (type == d.instr->type) seg_bits = bits;
-  if (!t || !sign || seg_bits == 0)
-    throw Error("ime.internal", fmt::format("{} has no type, signedness or segment", d.instr->label()));
+  if (seg_bits == 0) throw Error("ime.internal", fmt::format("{} has no mask segment", d.instr->label()));
   const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
             vs2 = static_cast<int>(d.operand("vs2")), mask_reg = static_cast<int>(d.operand("vmask"));
   const std::size_t k = static_cast<std::size_t>(e.k), kc = k / 2, n = static_cast<std::size_t>(e.n);
@@ -78,13 +98,8 @@ void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEnt
       if (std::popcount(m) != 2) continue;
       const auto lo = static_cast<std::size_t>(std::countr_zero(m)),
                  hi = static_cast<std::size_t>(std::bit_width(m) - 1);
-      const auto a = [&](std::size_t pos) {
-        return extend(s.v.get(vs1, t->bits, r * k + 4 * q + pos), t->bits, sign->a_signed);
-      };
-      const auto b = [&](std::size_t idx) {
-        return extend(s.v.get(vs2, t->bits, c * kc + 2 * q + idx), t->bits, sign->b_signed);
-      };
-      sum += b(0) * a(lo) + b(1) * a(hi);
+      sum += el.b(s, vs2, c * kc + 2 * q) * el.a(s, vs1, r * k + 4 * q + lo) +
+             el.b(s, vs2, c * kc + 2 * q + 1) * el.a(s, vs1, r * k + 4 * q + hi);
     }
     s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
   }
@@ -127,9 +142,7 @@ void fp_matmul(const ImeProfileEntry& e, const Decoded& d, int first_row, Matrix
 /// range is infinity; a NaN result is F's canonical NaN.
 void quant_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntry& e, const Decoded& d,
                   MatrixState& s) {
-  const ImeDataType* t = spec.data_type(d.instr->type);
-  const ImeSignedness* sign = spec.signedness_of(*d.instr);
-  if (!t || !sign) throw Error("ime.internal", fmt::format("{} has no type or signedness", d.instr->label()));
+  const IntElements el = int_elements(spec, d);
   const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
             vs2 = static_cast<int>(d.operand("vs2")), scale_reg = static_cast<int>(d.operand("vscale"));
   const auto value = [&](std::uint64_t bits) -> double {
@@ -140,12 +153,10 @@ void quant_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntr
   const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
   const std::size_t group = static_cast<std::size_t>(d.operand("imm3")) * static_cast<std::size_t>(cls.group_bits / 16);
   for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
-    const std::size_t r = p / n, c = p % n;
-    std::int64_t sum = 0;
-    for (std::size_t q = 0; q < k; ++q)
-      sum += extend(s.v.get(vs1, t->bits, r * k + q), t->bits, sign->a_signed) *
-             extend(s.v.get(vs2, t->bits, c * k + q), t->bits, sign->b_signed);
-    const std::uint64_t scaled = round(value(round(static_cast<double>(sum))) * value(s.v.get(scale_reg, 16, group + c)));
+    const std::size_t c = p % n;
+    const std::int64_t sum = dot(s, el, vs1, vs2, p / n, c, k);
+    const std::uint64_t scaled =
+        round(value(round(static_cast<double>(sum))) * value(s.v.get(scale_reg, 16, group + c)));
     s.v.set(vd, 16, p, round(value(s.v.get(vd, 16, p)) + value(scaled)));
   }
 }
