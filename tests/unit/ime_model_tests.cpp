@@ -556,6 +556,46 @@ TEST_CASE("ime model: .hp instructions equal the exact sum rounded step by step 
   }
 }
 
+// The same in bf16 (MCPM.BF16 = 1), the reference rounding by the bit trick
+// on binary32: the integer sums are exact in binary32 and so are the
+// products of two bf16; C starts at zero, so the add is exact too (a
+// nonzero C's add is the same rounding, held against libgcc in fp16 above).
+TEST_CASE("ime model: .hp in bf16 equals the sum and the product rounded by the bit trick") {
+  std::mt19937_64 rng(6);
+  const ImeProfile& p = profile("A100");
+  for (const auto& i : spec().instructions) {
+    if (i.cls != "quant") continue;
+    const ImeProfileEntry& e = *p.entry(i.sub_extension);
+    const int bits = spec().data_type(i.type)->bits;
+    const ImeSignedness* sg = spec().signedness_of(i);
+    MatrixState s(p.vlen);
+    s.bf16 = true;
+    std::vector<std::int64_t> a(static_cast<std::size_t>(e.m * e.k)), b(static_cast<std::size_t>(e.n * e.k));
+    const auto draw = [&](bool is_signed) {
+      const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
+      return lo + static_cast<std::int64_t>(rng() % (std::uint64_t{1} << bits));
+    };
+    for (auto& x : a) x = draw(sg->a_signed);
+    for (auto& x : b) x = draw(sg->b_signed);
+    for (std::size_t k = 0; k < a.size(); ++k) s.v.set(4, bits, k, static_cast<std::uint64_t>(a[k]));
+    for (std::size_t k = 0; k < b.size(); ++k) s.v.set(6, bits, k, static_cast<std::uint64_t>(b[k]));
+    std::vector<std::uint16_t> scale(8);
+    for (auto& x : scale) x = trick_bf16(std::ldexp(static_cast<float>(rng() % 256) - 128, -static_cast<int>(rng() % 20)));
+    for (std::size_t c = 0; c < 8; ++c) s.v.set(1, 16, 24 + c, scale[c]);  // group 3 of v1
+    run("A100", fmt::format("{} v9, v4, v6, v1, 3, {}", i.mnemonic, i.type), s);
+    INFO(i.label());
+    for (int r = 0; r < 8; ++r)
+      for (int col = 0; col < 8; ++col) {
+        std::int64_t sum = 0;
+        for (int q = 0; q < e.k; ++q)
+          sum += a[static_cast<std::size_t>(r * e.k + q)] * b[static_cast<std::size_t>(col * e.k + q)];
+        const float tmp = ime::bf16_to_float(trick_bf16(static_cast<float>(sum)));
+        const std::uint16_t want = trick_bf16(tmp * ime::bf16_to_float(scale[static_cast<std::size_t>(col)]));
+        CHECK(s.v.get(9, 16, static_cast<std::size_t>(r * 8 + col)) == (want == 0x8000 ? 0x0000 : want));
+      }
+  }
+}
+
 TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {
   MatrixState s(1024);
   CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), s),
