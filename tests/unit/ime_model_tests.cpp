@@ -596,8 +596,31 @@ TEST_CASE("ime model: .hp in bf16 equals the sum and the product rounded by the 
   }
 }
 
+TEST_CASE("ime model: vnpack4 and vnspack4 narrow int8 to nibbles, two to a byte, chunk by chunk") {
+  MatrixState s(256);
+  s.sew = 8;
+  const std::vector<int> a = {0x12, 0x7F, 0x80, 0x05, 0xF0, 0xFE, 0x09, 0x08};
+  const std::vector<int> b = {0x34, 0x01, 0xF9, 0xF8, 0x77, 0x00, 0x88, 0x07};
+  load_bytes(s, 2, a);
+  load_bytes(s, 3, b);
+  MatrixState t = s;
+  run("A60", "smt.vnpack4.vv v5, v2, v3, 0", s);  // 32-bit chunks: four int8 of vs1, then four of vs2
+  // low nibbles: a0 a1 | a2 a3 | b0 b1 | b2 b3 | a4 a5 | a6 a7 | b4 b5 | b6 b7
+  const std::vector<int> plain = {0xF2, 0x50, 0x14, 0x89, 0xE0, 0x89, 0x07, 0x78};
+  for (std::size_t k = 0; k < plain.size(); ++k) CHECK(s.v.get(5, 8, k) == static_cast<std::uint64_t>(plain[k]));
+  run("A60", "smt.vnspack4.vv v5, v2, v3, 0", t);  // saturated to -8 .. 7 first
+  const std::vector<int> sat = {0x77, 0x58, 0x17, 0x89, 0xE8, 0x77, 0x07, 0x78};
+  for (std::size_t k = 0; k < sat.size(); ++k) CHECK(t.v.get(5, 8, k) == static_cast<std::uint64_t>(sat[k]));
+}
+
 TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {
   MatrixState s(1024);
-  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), s),
-                    Catch::Contains("does not run the narrow class yet"));
+  MatrixState wide(1024);
+  wide.lmul = 2;  // the layout instructions' register groups past one register
+  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vpack.vv v2, v4, v6, 0"), wide),
+                    Catch::Contains("does not run the pack class yet"));
+  MatrixState sew16(1024);
+  sew16.sew = 16;  // vnpack4 from 16-bit sources: not defined
+  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), sew16),
+                    Catch::Contains("are not defined"));
 }

@@ -208,31 +208,40 @@ void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
 /// chunk of vs1 and then of vs2, narrowed, goes to vd in turn. vnpack keeps
 /// the low SEW bits; vnspack saturates as signed (the seed gives only the
 /// signed formula, and no bit selects another: tpugen's decision).
+///
+/// smt.vnpack4.vv / smt.vnspack4.vv (seed 7.6) the same to 4 bits, two to a
+/// byte (the lower element in the low nibble, as seed 2.7 stores int4), from
+/// SEW = 8 sources. The seed's pseudocode reads two chunks' worth of
+/// elements a chunk and restarts its output at every chunk (D23); tpugen
+/// reads it as vnpack's nibble counterpart: each pack_len-bit chunk of vs1,
+/// then of vs2, narrowed, the bytes one after another, which fills vd
+/// exactly. Another SEW is not defined by it (refused, ime.model).
 void narrow(const ImeClass& cls, const Decoded& d, MatrixState& s) {
-  const int sew = s.sew, wide = 2 * s.sew, vlen = s.v.vlen();
+  const bool to_nibbles = d.instr->mnemonic.find("pack4") != std::string::npos;
+  const bool saturate = d.instr->mnemonic.find("vns") != std::string::npos;
+  const int out_bits = to_nibbles ? 4 : s.sew, in_bits = to_nibbles ? s.sew : 2 * s.sew, vlen = s.v.vlen();
   const int len = pack_len_of(cls, d, s);
-  if (wide > 64 || len < wide)
-    throw Error("ime.model", fmt::format("{}: {}-bit chunks of {}-bit sources are not defined (SEW {})",
-                                         d.instr->mnemonic, len, wide, sew));
-  const auto ns = static_cast<std::size_t>(len / wide);
-  const auto per_reg = static_cast<std::size_t>(vlen / wide);
-  const bool saturate = d.instr->mnemonic == "smt.vnspack.vv";
+  if ((to_nibbles && s.sew != 8) || in_bits > 64 || len < in_bits)
+    throw Error("ime.model", fmt::format("{}: {}-bit chunks of {}-bit sources (SEW {}) are not defined",
+                                         d.instr->mnemonic, len, in_bits, s.sew));
+  const auto ns = static_cast<std::size_t>(len / in_bits);
+  const auto per_reg = static_cast<std::size_t>(vlen / in_bits);
   const auto cut = [&](std::uint64_t raw) -> std::uint64_t {
-    const std::uint64_t low = sew == 64 ? ~0ULL : (1ULL << sew) - 1;
+    const std::uint64_t low = out_bits == 64 ? ~0ULL : (1ULL << out_bits) - 1;
     if (!saturate) return raw & low;
-    const std::int64_t x = extend(raw, wide, true), hi = (std::int64_t{1} << (sew - 1)) - 1, lo = -hi - 1;
+    const std::int64_t x = extend(raw, in_bits, true), hi = (std::int64_t{1} << (out_bits - 1)) - 1, lo = -hi - 1;
     return static_cast<std::uint64_t>(std::clamp(x, lo, hi)) & low;
   };
   std::vector<std::uint64_t> a(per_reg), b(per_reg);
   for (std::size_t k = 0; k < per_reg; ++k) {
-    a[k] = s.v.get(static_cast<int>(d.operand("vs1")), wide, k);
-    b[k] = s.v.get(static_cast<int>(d.operand("vs2")), wide, k);
+    a[k] = s.v.get(static_cast<int>(d.operand("vs1")), in_bits, k);
+    b[k] = s.v.get(static_cast<int>(d.operand("vs2")), in_bits, k);
   }
   const int vd = static_cast<int>(d.operand("vd"));
   for (std::size_t p = 0; p < per_reg / ns; ++p)
     for (std::size_t i = 0; i < ns; ++i) {
-      s.v.set(vd, sew, 2 * p * ns + i, cut(a[p * ns + i]));
-      s.v.set(vd, sew, 2 * p * ns + ns + i, cut(b[p * ns + i]));
+      s.v.set(vd, out_bits, 2 * p * ns + i, cut(a[p * ns + i]));
+      s.v.set(vd, out_bits, 2 * p * ns + ns + i, cut(b[p * ns + i]));
     }
 }
 
@@ -302,9 +311,7 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     quant_matmul(spec, spec.class_of(i), *e, d, s);
   } else if ((i.cls == "fp" || i.cls == "fp_slide") && e) {
     fp_matmul(*e, d, i.slide, s);
-  } else if ((i.cls == "pack" || (i.cls == "narrow" && i.mnemonic.find("pack4") == std::string::npos)) && s.lmul == 1) {
-    // vnpack4 / vnspack4: the seed's pseudocode does not hold together (D23),
-    // and LMUL > 1 groups are not modelled yet.
+  } else if ((i.cls == "pack" || i.cls == "narrow") && s.lmul == 1) {  // LMUL > 1 groups: not modelled yet
     if (i.cls == "pack")
       pack(spec.class_of(i), d, s);
     else

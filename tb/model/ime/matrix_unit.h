@@ -5,7 +5,7 @@
 /// then the instruction's effect on the vector registers, bit-exact.
 /// Modelled so far: the integer classes (base, sliding-window, 2:4
 /// sparse, block-quantised .hp), the fp16/bf16 widening ones (vfwmadot,
-/// vfwmadot1/2/3), and vpack/vupack and vnpack/vnspack at LMUL = 1; an
+/// vfwmadot1/2/3), and the layout instructions at LMUL = 1; an
 /// instruction of another class is refused with Error("ime.model") rather
 /// than run wrongly.
 #pragma once
