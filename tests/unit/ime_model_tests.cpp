@@ -580,7 +580,8 @@ TEST_CASE("ime model: .hp in bf16 equals the sum and the product rounded by the 
     for (std::size_t k = 0; k < a.size(); ++k) s.v.set(4, bits, k, static_cast<std::uint64_t>(a[k]));
     for (std::size_t k = 0; k < b.size(); ++k) s.v.set(6, bits, k, static_cast<std::uint64_t>(b[k]));
     std::vector<std::uint16_t> scale(8);
-    for (auto& x : scale) x = trick_bf16(std::ldexp(static_cast<float>(rng() % 256) - 128, -static_cast<int>(rng() % 20)));
+    for (auto& x : scale)
+      x = trick_bf16(std::ldexp(static_cast<float>(rng() % 256) - 128, -static_cast<int>(rng() % 20)));
     for (std::size_t c = 0; c < 8; ++c) s.v.set(1, 16, 24 + c, scale[c]);  // group 3 of v1
     run("A100", fmt::format("{} v9, v4, v6, v1, 3, {}", i.mnemonic, i.type), s);
     INFO(i.label());
@@ -611,6 +612,15 @@ TEST_CASE("ime model: vnpack4 and vnspack4 narrow int8 to nibbles, two to a byte
   run("A60", "smt.vnspack4.vv v5, v2, v3, 0", t);  // saturated to -8 .. 7 first
   const std::vector<int> sat = {0x77, 0x58, 0x17, 0x89, 0xE8, 0x77, 0x07, 0x78};
   for (std::size_t k = 0; k < sat.size(); ++k) CHECK(t.v.get(5, 8, k) == static_cast<std::uint64_t>(sat[k]));
+}
+
+TEST_CASE("ime model: a rule the spec names and the model does not know stops the run") {
+  ImeSpec edited = spec();
+  for (auto& c : edited.classes)
+    if (c.name == "base") c.rules.push_back("vd_odd");
+  MatrixState s(256);
+  CHECK_THROWS_WITH(ime::check(edited, *edited.profile("A60"), instr("smt.vmadot v2, v4, v6"), s),
+                    Catch::Contains("does not know the rule vd_odd"));
 }
 
 TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {

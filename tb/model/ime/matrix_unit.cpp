@@ -252,6 +252,11 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
   const ImeClass& c = spec.class_of(i);
   const ImeProfileEntry* entry = profile.entry(i.sub_extension);
   for (const auto& rule : c.rules) {
+    // A rule the spec names and this model does not know would go unchecked.
+    static constexpr std::string_view kKnown[] = {"sub_extension", "lmul_one",    "vs1_even", "vd_disjoint",
+                                                  "mask_segment",  "scale_group", "pack_len"};
+    if (std::find(std::begin(kKnown), std::end(kKnown), rule) == std::end(kKnown))
+      throw Error("ime.model", fmt::format("{}: the model does not know the rule {}", i.label(), rule));
     if (rule == "sub_extension" && !profile.supports_sub_extension(i.sub_extension))
       return Illegal{rule, fmt::format("{} belongs to {}, which the {} does not support", i.label(), i.sub_extension,
                                        profile.name)};
@@ -287,8 +292,7 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
                                          d.operand("imm3"), groups, c.group_bits, profile.vlen)};
     }
     if (rule == "pack_len") {
-      const int code = c.pack_len[d.operand("imm2")];
-      const int len = code == 0 ? s.sew : code;
+      const int len = pack_len_of(c, d, s);
       if (len > profile.vlen * s.lmul)
         return Illegal{rule, fmt::format("{}: imm2 = {} selects {}-bit chunks, more than VLEN x LMUL = {}", i.label(),
                                          d.operand("imm2"), len, profile.vlen * s.lmul)};
