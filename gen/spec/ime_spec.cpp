@@ -213,7 +213,8 @@ ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
   ImeInstruction in;
   in.loc = m.loc();
   in.mnemonic = m.str("mnemonic");
-  if (in.mnemonic.rfind("smt.", 0) != 0) fail(fmt::format("{}: a mnemonic starts with smt.", in.mnemonic), in.loc);
+  if (in.mnemonic.rfind(s.mnemonic_prefix, 0) != 0)
+    fail(fmt::format("{}: a mnemonic starts with {}", in.mnemonic, s.mnemonic_prefix), in.loc);
   in.type = m.str_or("type", "");
   in.cls = m.str("class");
   in.format = m.str("format");
@@ -324,6 +325,17 @@ ImeProfile read_profile(const YAML::Node& n, const ImeSpec& s) {
 }
 
 void validate(const ImeSpec& s) {
+  // An integer instruction's elements are SEW / W bits wide on every profile
+  // that has its sub-extension (W: the widening from its type to SEW).
+  for (const auto& p : s.profiles)
+    for (const auto& i : s.instructions) {
+      const ImeProfileEntry* e = p.entry(i.sub_extension);
+      const ImeDataType* t = s.data_type(i.type);
+      if (e && t && t->bits * e->w != e->sew)
+        fail(fmt::format("profile {} {}: {} has {}-bit elements, but SEW {} / W {} is {}", p.name, e->sub_extension,
+                         i.label(), t->bits, e->sew, e->w, e->sew / e->w),
+             e->loc);
+    }
   int defaults = 0;
   for (const auto& d : s.data_types) defaults += d.is_default ? 1 : 0;
   if (defaults != 1) fail(fmt::format("data_types: {} are marked default, not one", defaults), SourceLoc{s.path});
@@ -447,6 +459,7 @@ ImeSpec load_ime_spec_text(const std::string& text, const std::string& path) {
     s.name = top.str("name");
     (void)top.integer("version");
     s.word_bits = static_cast<int>(top.integer_in("word_bits", 32, 32, kSpec));
+    s.mnemonic_prefix = top.str("mnemonic_prefix");
     {
       YamlMap om(top.node("opcode"), path, "opcode");
       s.opcode_name = om.str("name");

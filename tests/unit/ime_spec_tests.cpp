@@ -174,6 +174,10 @@ TEST_CASE("ime spec: a broken spec is refused with its line and the rule broken"
   CHECK_THAT(error_of(edited("lambda: 2, sew: 32, w: 4, tile: [4, 8, 4]}\n      - {sub_extension: Xsmti8i32mm_slide",
                              "lambda: 2, sew: 32, w: 4, tile: [4, 16, 4]}\n      - {sub_extension: Xsmti8i32mm_slide")),
              Catch::Contains("the derivation gives a 4 x 8 x 4 tile, not the 4 x 16 x 4 written"));
+  // A W that does not widen the type to SEW (int4 on W 4 would be 8-bit elements).
+  CHECK_THAT(error_of(edited("{sub_extension: Xsmti4i32mm,         lambda: 4, sew: 32, w: 8, tile: [8, 32, 8]}",
+                             "{sub_extension: Xsmti4i32mm,         lambda: 4, sew: 32, w: 4, tile: [8, 16, 8]}")),
+             Catch::Contains("has 4-bit elements, but SEW 32 / W 4 is 8"));
   // A fixed value of the wrong width, and one left out.
   CHECK_THAT(error_of(edited(
                  "fixed: {funct7: \"1110001\", funct3: \"011\", vd0: \"0\"}}\n  - {mnemonic: smt.vmadotu,  type: i4",

@@ -59,6 +59,18 @@ std::int64_t dot(const MatrixState& s, const IntElements& el, int vs1, int vs2, 
   return sum;
 }
 
+/// The accumulator's bits (SEW of the profile entry): integer sums wrap there.
+std::uint64_t accumulator_mask(const ImeProfileEntry& e) { return e.sew >= 64 ? ~0ULL : (1ULL << e.sew) - 1; }
+
+/// The element widths a floating-point class's arithmetic is written for,
+/// held to the profile entry's (SEW, and SEW / W for the inputs).
+void require_widths(const ImeProfileEntry& e, const Decoded& d, int sew, int input_bits) {
+  if (e.sew != sew || e.sew / e.w != input_bits)
+    throw Error("ime.model", fmt::format("{}: the model computes {}-bit results from {}-bit inputs; {} gives SEW {} "
+                                         "and W {}",
+                                         d.instr->label(), sew, input_bits, e.sub_extension, e.sew, e.w));
+}
+
 /// C (vd group, int32) += A x B^T: A's rows from row `first_row` of vs1's
 /// group on, B^T's N rows of K in vs2 (seed 5.1, 5.2).
 void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded& d, int first_row, MatrixState& s) {
@@ -69,7 +81,7 @@ void integer_matmul(const ImeSpec& spec, const ImeProfileEntry& e, const Decoded
   for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
     const std::int64_t sum = dot(s, el, vs1, vs2, p / n + static_cast<std::size_t>(first_row), p % n, k);
     // The accumulator wraps at 32 bits (seed 5.1: within the destination's width).
-    s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
+    s.v.set(vd, e.sew, p, (s.v.get(vd, e.sew, p) + static_cast<std::uint64_t>(sum)) & accumulator_mask(e));
   }
 }
 
@@ -101,7 +113,7 @@ void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEnt
       sum += el.b(s, vs2, c * kc + 2 * q) * el.a(s, vs1, r * k + 4 * q + lo) +
              el.b(s, vs2, c * kc + 2 * q + 1) * el.a(s, vs1, r * k + 4 * q + hi);
     }
-    s.v.set(vd, 32, p, (s.v.get(vd, 32, p) + static_cast<std::uint64_t>(sum)) & 0xFFFFFFFFU);
+    s.v.set(vd, e.sew, p, (s.v.get(vd, e.sew, p) + static_cast<std::uint64_t>(sum)) & accumulator_mask(e));
   }
 }
 
@@ -114,6 +126,8 @@ void sparse_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEnt
 /// (The multiply and the add stay two roundings: ISO C++ mode keeps gcc from
 /// contracting them into a fused multiply-add.)
 void fp_matmul(const ImeProfileEntry& e, const Decoded& d, int first_row, MatrixState& s) {
+  require_widths(e, d, 32, 16);  // binary32 sums of fp16/bf16 products
+  const int in_bits = e.sew / e.w;
   const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
             vs2 = static_cast<int>(d.operand("vs2"));
   const auto widen = [&](std::uint64_t raw) {
@@ -123,13 +137,13 @@ void fp_matmul(const ImeProfileEntry& e, const Decoded& d, int first_row, Matrix
   const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
   for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
     const std::size_t r = p / n + static_cast<std::size_t>(first_row), c = p % n;
-    float acc = std::bit_cast<float>(static_cast<std::uint32_t>(s.v.get(vd, 32, p)));
+    float acc = std::bit_cast<float>(static_cast<std::uint32_t>(s.v.get(vd, e.sew, p)));
     for (std::size_t q = 0; q < k; ++q) {
-      const float product = widen(s.v.get(vs1, 16, r * k + q)) * widen(s.v.get(vs2, 16, c * k + q));
+      const float product = widen(s.v.get(vs1, in_bits, r * k + q)) * widen(s.v.get(vs2, in_bits, c * k + q));
       acc = acc + product;
     }
     const std::uint32_t bits = acc != acc ? 0x7FC00000U : std::bit_cast<std::uint32_t>(acc);
-    s.v.set(vd, 32, p, bits);
+    s.v.set(vd, e.sew, p, bits);
   }
 }
 
@@ -143,6 +157,7 @@ void fp_matmul(const ImeProfileEntry& e, const Decoded& d, int first_row, Matrix
 void quant_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntry& e, const Decoded& d,
                   MatrixState& s) {
   const IntElements el = int_elements(spec, d);
+  require_widths(e, d, 16, el.bits);  // fp16/bf16 results and scales from the integer type's inputs
   const int vd = static_cast<int>(d.operand("vd")), vs1 = static_cast<int>(d.operand("vs1")),
             vs2 = static_cast<int>(d.operand("vs2")), scale_reg = static_cast<int>(d.operand("vscale"));
   const auto value = [&](std::uint64_t bits) -> double {
@@ -151,13 +166,13 @@ void quant_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntr
   };
   const auto round = [&](double x) -> std::uint64_t { return s.bf16 ? round_to_bf16(x) : round_to_fp16(x); };
   const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
-  const std::size_t group = static_cast<std::size_t>(d.operand("imm3")) * static_cast<std::size_t>(cls.group_bits / 16);
+  const std::size_t group = static_cast<std::size_t>(d.operand("imm3")) * static_cast<std::size_t>(cls.group_bits / e.sew);
   for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
     const std::size_t c = p % n;
     const std::int64_t sum = dot(s, el, vs1, vs2, p / n, c, k);
     const std::uint64_t scaled =
-        round(value(round(static_cast<double>(sum))) * value(s.v.get(scale_reg, 16, group + c)));
-    s.v.set(vd, 16, p, round(value(s.v.get(vd, 16, p)) + value(scaled)));
+        round(value(round(static_cast<double>(sum))) * value(s.v.get(scale_reg, e.sew, group + c)));
+    s.v.set(vd, e.sew, p, round(value(s.v.get(vd, e.sew, p)) + value(scaled)));
   }
 }
 
@@ -217,8 +232,19 @@ void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
 /// then of vs2, narrowed, the bytes one after another, which fills vd
 /// exactly. Another SEW is not defined by it (refused, ime.model).
 void narrow(const ImeClass& cls, const Decoded& d, MatrixState& s) {
-  const bool to_nibbles = d.instr->mnemonic.find("pack4") != std::string::npos;
-  const bool saturate = d.instr->mnemonic.find("vns") != std::string::npos;
+  struct Form {
+    std::string_view mnemonic;
+    bool to_nibbles, saturate;
+  };
+  static constexpr Form kForms[] = {{"smt.vnpack.vv", false, false},
+                                    {"smt.vnspack.vv", false, true},
+                                    {"smt.vnpack4.vv", true, false},
+                                    {"smt.vnspack4.vv", true, true}};
+  const Form* form = nullptr;
+  for (const auto& f : kForms)
+    if (f.mnemonic == d.instr->mnemonic) form = &f;
+  if (!form) throw Error("ime.model", fmt::format("{}: not a narrowing form the model knows", d.instr->mnemonic));
+  const bool to_nibbles = form->to_nibbles, saturate = form->saturate;
   const int out_bits = to_nibbles ? 4 : s.sew, in_bits = to_nibbles ? s.sew : 2 * s.sew, vlen = s.v.vlen();
   const int len = pack_len_of(cls, d, s);
   if ((to_nibbles && s.sew != 8) || in_bits > 64 || len < in_bits)
