@@ -21,14 +21,18 @@ std::string trim(std::string_view s) {
 std::uint32_t parse_vreg(const std::string& text, const std::string& mnemonic, const ImeOperand& o) {
   const bool digits = text.size() >= 2 && text.size() <= 3 && text[0] == 'v' &&
                       text.find_first_not_of("0123456789", 1) == std::string::npos;
-  if (!digits) bad(fmt::format("{}: operand {} takes a vector register v0 .. v31, not '{}'", mnemonic, o.name, text));
+  if (!digits)
+    bad(fmt::format("{}: operand {} takes a vector register v0 .. v{}, not '{}'", mnemonic, o.name,
+                    (1U << o.width) - 1, text));
+  // The operand's width says how many registers it can name (5 bits: v0 .. v31; vsel's 1: v0, v1).
   const unsigned n = static_cast<unsigned>(std::stoul(text.substr(1)));
-  if (n > 31) bad(fmt::format("{}: operand {} names v{}; the registers are v0 .. v31", mnemonic, o.name, n));
+  const unsigned last = (1U << o.width) - 1;
+  if (n > last && o.kind == ImeOperandKind::Vsel)
+    bad(fmt::format("{}: operand {} selects v0 or v1, not v{}", mnemonic, o.name, n));
+  if (n > last) bad(fmt::format("{}: operand {} names v{}; the registers are v0 .. v{}", mnemonic, o.name, n, last));
   if (o.kind == ImeOperandKind::VregEven && n % 2 != 0)
     bad(fmt::format("{}: operand {} must be an even register (its field holds bits [4:1]), not v{}", mnemonic, o.name,
                     n));
-  if (o.kind == ImeOperandKind::Vsel && n > 1)
-    bad(fmt::format("{}: operand {} selects v0 or v1, not v{}", mnemonic, o.name, n));
   return n;
 }
 

@@ -133,6 +133,7 @@ struct ImeProfile {
 
 struct ImeSpec {
   std::string path, sha256, name;
+  std::string mnemonic_prefix;  ///< every mnemonic's ("smt.")
   int word_bits = 32;
   std::string opcode_name;
   int opcode_msb = 6, opcode_lsb = 0;
