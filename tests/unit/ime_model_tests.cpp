@@ -57,6 +57,25 @@ std::vector<std::int32_t> c_tile(const MatrixState& s, int r, std::size_t count)
   return c;
 }
 
+/// A random element of `bits` bits, signed or not; `extreme`: the most
+/// negative (signed) or the largest (unsigned) one instead.
+std::int64_t draw_element(std::mt19937_64& rng, int bits, bool is_signed, bool extreme = false) {
+  const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
+  const std::int64_t span = std::int64_t{1} << bits;
+  if (extreme) return is_signed ? lo : span - 1;
+  return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(span));
+}
+
+/// The exact dot product of A's row `row` and B's column `col` (B held
+/// transposed: its columns are rows of k), the plain reference's matmul.
+std::int64_t plain_dot(const std::vector<std::int64_t>& a, int row, const std::vector<std::int64_t>& bt, int col,
+                       int k) {
+  std::int64_t sum = 0;
+  for (int q = 0; q < k; ++q)
+    sum += a[static_cast<std::size_t>(row * k + q)] * bt[static_cast<std::size_t>(col * k + q)];
+  return sum;
+}
+
 const std::vector<int> kG1A = {0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7,  8,
                                2, 3, 4, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 9, 10, 11};
 const std::vector<int> kG1B = {0, 1, 2, 3, 4, 5, 6, 7, 1,  2, 3, 4, 5, 6, 7, 8,
@@ -111,12 +130,7 @@ TEST_CASE("ime model: base and sliding-window instructions equal a plain matmul 
         INFO(pname << " " << i.label() << " trial " << trial);
         // Extremes on the first trials: every element the most negative (or
         // largest unsigned) value, then the accumulator near its wrap.
-        auto draw = [&](bool is_signed) -> std::int64_t {
-          const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
-          const std::int64_t hi = is_signed ? (std::int64_t{1} << (bits - 1)) - 1 : (std::int64_t{1} << bits) - 1;
-          if (trial == 0) return is_signed ? lo : hi;
-          return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(hi - lo + 1));
-        };
+        const auto draw = [&](bool is_signed) { return draw_element(rng, bits, is_signed, trial == 0); };
         std::vector<std::int64_t> a(static_cast<std::size_t>(rows_a * e.k)), bt(static_cast<std::size_t>(e.n * e.k));
         for (auto& x : a) x = draw(sg->a_signed);
         for (auto& x : bt) x = draw(sg->b_signed);
@@ -140,9 +154,7 @@ TEST_CASE("ime model: base and sliding-window instructions equal a plain matmul 
         const auto c = c_tile(s, vd, c0.size());
         for (int r = 0; r < e.m; ++r)
           for (int col = 0; col < e.n; ++col) {
-            std::int64_t sum = c0[static_cast<std::size_t>(r * e.n + col)];
-            for (int q = 0; q < e.k; ++q)
-              sum += a[static_cast<std::size_t>((r + slide) * e.k + q)] * bt[static_cast<std::size_t>(col * e.k + q)];
+            const std::int64_t sum = c0[static_cast<std::size_t>(r * e.n + col)] + plain_dot(a, r + slide, bt, col, e.k);
             CHECK(c[static_cast<std::size_t>(r * e.n + col)] ==
                   static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
           }
@@ -198,12 +210,7 @@ TEST_CASE("ime model: 2:4 sparse instructions equal a matmul with B rebuilt from
       const auto imm2 = static_cast<int>(rng() % static_cast<unsigned>(segments));
       const int vmask = static_cast<int>(rng() % 2);
       INFO(i.label() << " trial " << trial << " imm2 " << imm2 << " v" << vmask);
-      auto draw = [&](bool is_signed) -> std::int64_t {
-        const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
-        const std::int64_t span = std::int64_t{1} << bits;
-        if (trial == 0) return is_signed ? lo : span - 1;
-        return lo + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(span));
-      };
+      const auto draw = [&](bool is_signed) { return draw_element(rng, bits, is_signed, trial == 0); };
       MatrixState s(p.vlen);
       std::vector<std::int64_t> a(static_cast<std::size_t>(e.m * e.k)), bc(static_cast<std::size_t>(e.n * kc));
       for (auto& x : a) x = draw(sg->a_signed);
@@ -401,12 +408,12 @@ TEST_CASE("ime model: vfwmadot on random integer-valued tiles equals the exact m
     for (int trial = 0; trial < 10; ++trial) {
       MatrixState s(1024);
       s.bf16 = bf16;
-      std::vector<int> a(64), b(64);
-      for (auto& x : a) x = static_cast<int>(rng() % 129) - 64;  // exact in bf16 too, sums exact in fp32
-      for (auto& x : b) x = static_cast<int>(rng() % 129) - 64;
+      std::vector<std::int64_t> a(64), b(64);
+      for (auto& x : a) x = static_cast<std::int64_t>(rng() % 129) - 64;  // exact in bf16 too, sums exact in fp32
+      for (auto& x : b) x = static_cast<std::int64_t>(rng() % 129) - 64;
       for (std::size_t k = 0; k < 64; ++k) {
-        const auto enc = [&](int v) -> std::uint64_t {
-          return bf16 ? std::bit_cast<std::uint32_t>(static_cast<float>(v)) >> 16 : fp16_of(v);
+        const auto enc = [&](std::int64_t v) -> std::uint64_t {
+          return bf16 ? std::bit_cast<std::uint32_t>(static_cast<float>(v)) >> 16 : fp16_of(static_cast<int>(v));
         };
         s.v.set(4, 16, k, enc(a[k]));
         s.v.set(6, 16, k, enc(b[k]));
@@ -415,10 +422,7 @@ TEST_CASE("ime model: vfwmadot on random integer-valued tiles equals the exact m
       const auto c = c_float(s, 10, 64);
       for (int r = 0; r < 8; ++r)
         for (int col = 0; col < 8; ++col) {
-          int sum = 0;
-          for (int q = 0; q < 8; ++q)
-            sum += a[static_cast<std::size_t>(r * 8 + q)] * b[static_cast<std::size_t>(col * 8 + q)];
-          CHECK(c[static_cast<std::size_t>(r * 8 + col)] == static_cast<float>(sum));
+          CHECK(c[static_cast<std::size_t>(r * 8 + col)] == static_cast<float>(plain_dot(a, r, b, col, 8)));
         }
     }
   }
@@ -525,10 +529,7 @@ TEST_CASE("ime model: .hp instructions equal the exact sum rounded step by step 
       MatrixState s(p.vlen);
       const int vs1 = 4, vs2 = 6, vd = 9, vscale = static_cast<int>(rng() % 2), imm3 = static_cast<int>(rng() % 8);
       std::vector<std::int64_t> a(static_cast<std::size_t>(e.m * e.k)), b(static_cast<std::size_t>(e.n * e.k));
-      const auto draw = [&](bool is_signed) {
-        const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
-        return lo + static_cast<std::int64_t>(rng() % (std::uint64_t{1} << bits));
-      };
+      const auto draw = [&](bool is_signed) { return draw_element(rng, bits, is_signed); };
       for (auto& x : a) x = draw(sg->a_signed);
       for (auto& x : b) x = draw(sg->b_signed);
       for (std::size_t k = 0; k < a.size(); ++k) s.v.set(vs1, bits, k, static_cast<std::uint64_t>(a[k]));
@@ -543,9 +544,7 @@ TEST_CASE("ime model: .hp instructions equal the exact sum rounded step by step 
       const auto f = [](std::uint16_t h) { return static_cast<double>(ime::fp16_to_float(h)); };
       for (int r = 0; r < 8; ++r)
         for (int col = 0; col < 8; ++col) {
-          std::int64_t sum = 0;
-          for (int q = 0; q < e.k; ++q)
-            sum += a[static_cast<std::size_t>(r * e.k + q)] * b[static_cast<std::size_t>(col * e.k + q)];
+          const std::int64_t sum = plain_dot(a, r, b, col, e.k);
           const std::uint16_t prod =
               gcc_fp16(f(gcc_fp16(static_cast<double>(sum))) * f(scale[static_cast<std::size_t>(col)]));
           std::uint16_t want = gcc_fp16(f(c0[static_cast<std::size_t>(r * 8 + col)]) + f(prod));
@@ -571,10 +570,7 @@ TEST_CASE("ime model: .hp in bf16 equals the sum and the product rounded by the 
     MatrixState s(p.vlen);
     s.bf16 = true;
     std::vector<std::int64_t> a(static_cast<std::size_t>(e.m * e.k)), b(static_cast<std::size_t>(e.n * e.k));
-    const auto draw = [&](bool is_signed) {
-      const std::int64_t lo = is_signed ? -(std::int64_t{1} << (bits - 1)) : 0;
-      return lo + static_cast<std::int64_t>(rng() % (std::uint64_t{1} << bits));
-    };
+    const auto draw = [&](bool is_signed) { return draw_element(rng, bits, is_signed); };
     for (auto& x : a) x = draw(sg->a_signed);
     for (auto& x : b) x = draw(sg->b_signed);
     for (std::size_t k = 0; k < a.size(); ++k) s.v.set(4, bits, k, static_cast<std::uint64_t>(a[k]));
@@ -587,9 +583,7 @@ TEST_CASE("ime model: .hp in bf16 equals the sum and the product rounded by the 
     INFO(i.label());
     for (int r = 0; r < 8; ++r)
       for (int col = 0; col < 8; ++col) {
-        std::int64_t sum = 0;
-        for (int q = 0; q < e.k; ++q)
-          sum += a[static_cast<std::size_t>(r * e.k + q)] * b[static_cast<std::size_t>(col * e.k + q)];
+        const std::int64_t sum = plain_dot(a, r, b, col, e.k);
         const float tmp = ime::bf16_to_float(trick_bf16(static_cast<float>(sum)));
         const std::uint16_t want = trick_bf16(tmp * ime::bf16_to_float(scale[static_cast<std::size_t>(col)]));
         CHECK(s.v.get(9, 16, static_cast<std::size_t>(r * 8 + col)) == (want == 0x8000 ? 0x0000 : want));
