@@ -11,6 +11,7 @@ packages=(
   python3-matplotlib  # tpugen noc bench --plot
   verilator iverilog yosys nextpnr-ice40 zlib1g-dev make perl
   clang-14 libclang-rt-14-dev  # the libFuzzer harnesses (ci/fuzz-smoke.sh): clang and its fuzzer runtime
+  binutils-riscv64-linux-gnu  # GNU as: the IME host instructions' encodings are held to it (tests/ime)
 )
 
 if [ "$(id -u)" -ne 0 ]; then

@@ -65,6 +65,18 @@ const std::vector<CommandDoc>& command_docs() {
        "--packets 20000 --engine both\ntpugen noc bench --nx 4 --ny 4 --plot noc.png\n"
        "tpugen noc synth --nx 3 --ny 3 --router 1,1 --target xilinx --out noc_router",
        "docs/noc.md"},
+      {"ime", "tpugen ime asm|disasm|run",
+       "The SpacemiT matrix extension of spec/ime.yaml: assemble and disassemble programs in the seed's syntax "
+       "(the smt.* instructions, the RVV subset and the host's scalar ones), check them on a profile, and run them "
+       "on the bit-exact reference model.",
+       "asm writes little-endian 32-bit words and, with --profile, names the line and rule of every illegal "
+       "instruction. disasm writes a binary back as text that assembles to the same words. run plays the host "
+       "core over a register image and a flat memory; an illegal instruction stops it with exit 1, the images "
+       "holding the state before it. Bad input (an unknown mnemonic, a register out of range, an odd vd where the "
+       "field holds even ones, a truncated binary, a register image of the wrong size) exits 2.",
+       "tpugen ime asm examples/ime/vmadot_a60.s -o vmadot.bin --profile A60\ntpugen ime disasm vmadot.bin\n"
+       "tpugen ime run --profile A60 --program vmadot.bin --mem-in a60_mem.bin --mem-out out.bin --json run.json",
+       "docs/ime.md"},
       {"docs", "tpugen docs [--check]",
        "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, docs/ime_isa.md, the tables of "
        "docs/noc.md) and README.md's command table, or with --check fail if any has drifted.",

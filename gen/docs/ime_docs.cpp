@@ -34,8 +34,89 @@ std::string holds(const ImeField& f) {
       return f.operand == f.name ? fmt::format("`{}`: an unsigned immediate", f.operand)
                                  : fmt::format("`{}`[{}]: part of an unsigned immediate", f.operand,
                                                bits_text(f.at + f.width() - 1, f.at));
+    case ImeOperandKind::Simm:
+      return fmt::format("`{}`: a signed (two's complement) immediate", f.operand);
+    case ImeOperandKind::Xreg:
+      return fmt::format("`{}`: a scalar register, x0 .. x31", f.operand);
+    case ImeOperandKind::XregMem:
+      return fmt::format("`{}`: the scalar register holding the address, written `({})`", f.operand, f.operand);
+    case ImeOperandKind::Csr:
+      return fmt::format("`{}`: a CSR, by name or number", f.operand);
+    case ImeOperandKind::Vtype:
+      return fmt::format("`{}`: vtype, written `e8, m1, ta, ma` (its fields below)", f.operand);
   }
   return "?";
+}
+
+/// A section per format: its role, its syntax and its fields; `opcode`
+/// the text for the opcode field (the IME's one opcode, or "per instruction").
+std::string formats_section(const std::vector<ImeFormat>& formats, const std::string& level, const std::string& opcode) {
+  std::string o;
+  for (const auto& f : formats) {
+    std::string syntax;
+    for (const auto& op : f.syntax) syntax += (syntax.empty() ? " " : ", ") + op;
+    o += fmt::format("{} Format {}\n\n{}. Syntax: `mnemonic{}`.\n\n", level, f.name, f.role, syntax);
+    Table ft({"bits", "field", "holds"});
+    for (const auto& fd : f.fields)
+      ft.row({bits_text(fd.msb, fd.lsb), fmt::format("`{}`", fd.name), fd.name == "opcode" ? opcode : holds(fd)});
+    o += ft.str();
+  }
+  return o;
+}
+
+/// The host's instructions, formats, vtype, CSRs, rules and pseudo-instructions.
+std::string host_section(const ImeHost& h) {
+  std::string o = "## The host's instructions\n\n";
+  o += fmt::format(
+      "What a program needs beside the smt.* instructions, as the seed's examples use them: RV64I's scalar "
+      "instructions that make addresses (XLEN {}) and RVV 1.0's vsetvli, unit-stride loads and stores and vmv.v "
+      "(ELEN {}). `tpugen ime run` plays the host core: it runs these and hands rs1 values to the vector "
+      "instructions.\n\n",
+      h.xlen, h.elen);
+  Table t({"mnemonic", "format", "operation", "EEW", "MATCH", "MASK"});
+  for (const auto& i : h.instructions)
+    t.row({fmt::format("`{}`", i.mnemonic), fmt::format("[{}](#format-{})", i.format, i.format), i.operation,
+           i.eew == 0 ? "" : fmt::format("{}", i.eew), fmt::format("`{:08X}`", i.match),
+           fmt::format("`{:08X}`", i.mask)});
+  o += t.str();
+  Table pt({"pseudo-instruction", "is"});
+  for (const auto& p : h.pseudo_instructions) {
+    std::string syntax;
+    for (const auto& op : p.syntax) syntax += (syntax.empty() ? " " : ", ") + op;
+    pt.row({fmt::format("`{}{}`", p.mnemonic, syntax),
+            p.expansion == "materialise"
+                ? "the shortest sequence of `lui`, `addiw`, `addi` and `slli` that makes the 64-bit value (LLVM's "
+                  "RISCVMatInt)"
+                : fmt::format("`{}`", p.expansion)});
+  }
+  o += pt.str();
+  std::string regs;
+  for (std::size_t r = 0; r < h.xregs.size(); ++r) regs += fmt::format("{}x{} `{}`", r == 0 ? "" : ", ", r, h.xregs[r]);
+  for (const auto& [alias, r] : h.xreg_aliases) regs += fmt::format("; `{}` is x{} too", alias, r);
+  o += fmt::format("Scalar registers: {}.\n\n", regs);
+  o += "### vtype\n\n";
+  Table vt({"field", "bits", "values"});
+  for (const auto& f : h.vtype) {
+    std::string values;
+    for (const auto& v : f.values)
+      values += fmt::format("{}`{}` {} ({})", values.empty() ? "" : ", ", v.name, bit_string(v.code, f.msb - f.lsb + 1),
+                            v.den == 1 ? fmt::format("{}", v.num) : fmt::format("{}/{}", v.num, v.den));
+    vt.row({fmt::format("`{}`", f.name), bits_text(f.msb, f.lsb), values});
+  }
+  o += vt.str();
+  o += "### CSRs\n\n";
+  Table cs({"CSR", "number", "field", "bits", "meaning"});
+  for (const auto& c : h.csrs) {
+    cs.row({fmt::format("`{}`", c.name), fmt::format("`0x{:03X}`", c.number), "", "", c.role});
+    for (const auto& f : c.fields) cs.row({"", "", fmt::format("`{}`", f.name), bits_text(f.msb, f.lsb), f.role});
+  }
+  o += cs.str();
+  o += "### The host's rules\n\n";
+  Table rt({"rule", "meaning"});
+  for (const auto& r : h.rules) rt.row({fmt::format("`{}`", r.name), r.role});
+  o += rt.str();
+  o += formats_section(h.formats, "###", "the opcode, fixed by the instruction");
+  return o;
 }
 
 }  // namespace
@@ -98,17 +179,8 @@ std::string render_ime_markdown(const ImeSpec& s) {
   o += rt.str();
 
   o += "## Formats\n\n";
-  for (const auto& f : s.formats) {
-    std::string syntax;
-    for (const auto& op : f.syntax) syntax += (syntax.empty() ? " " : ", ") + op;
-    o += fmt::format("### Format {}\n\n{}. Syntax: `mnemonic{}`.\n\n", f.name, f.role, syntax);
-    Table ft({"bits", "field", "holds"});
-    for (const auto& fd : f.fields)
-      ft.row({bits_text(fd.msb, fd.lsb), fmt::format("`{}`", fd.name),
-              fd.name == "opcode" ? fmt::format("the opcode, `{}`", bit_string(s.opcode >> s.opcode_lsb, fd.width()))
-                                  : holds(fd)});
-    o += ft.str();
-  }
+  o += formats_section(s.formats, "###",
+                       fmt::format("the opcode, `{}`", bit_string(s.opcode >> s.opcode_lsb, s.opcode_msb - s.opcode_lsb + 1)));
 
   o += "## Data types and signedness\n\n";
   Table dt({"type", "bits", "DT", "meaning"});
@@ -136,7 +208,8 @@ std::string render_ime_markdown(const ImeSpec& s) {
               fmt::format("{}", e.w), fmt::format("{} x {} x {}", e.m, e.k, e.n), fmt::format("{}", e.mul_c)});
     o += pt.str();
   }
-  o += "The data layout instructions (sub-extension `none`) run on every profile.\n";
+  o += "The data layout instructions (sub-extension `none`) run on every profile.\n\n";
+  o += host_section(s.host);
   return o;
 }
 

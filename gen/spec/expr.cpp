@@ -52,7 +52,25 @@ std::vector<Token> tokenize(std::string_view s) {
     }
     Token t;
     t.offset = i;
-    if (std::isdigit(static_cast<unsigned char>(c))) {
+    if (c == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+      // A hexadecimal literal: up to 64 bits, the two's complement pattern
+      // of the value (0xFFFFFFFFFFFFFFFF is -1), as assemblers read it.
+      std::uint64_t v = 0;
+      std::size_t j = i + 2;
+      while (j < s.size() && std::isxdigit(static_cast<unsigned char>(s[j]))) {
+        if (j - (i + 2) >= 16) throw ExprError("expr.overflow", "hexadecimal literal is wider than 64 bits", i);
+        const char d = static_cast<char>(std::tolower(static_cast<unsigned char>(s[j])));
+        v = (v << 4) | static_cast<std::uint64_t>(d <= '9' ? d - '0' : d - 'a' + 10);
+        ++j;
+      }
+      if (j == i + 2) throw ExprError("expr.syntax", "0x needs hexadecimal digits", i);
+      if (j < s.size() && (std::isalpha(static_cast<unsigned char>(s[j])) || s[j] == '_'))
+        throw ExprError("expr.syntax", "a name cannot start with a digit", i);
+      t.kind = Token::Number;
+      t.value = static_cast<std::int64_t>(v);
+      t.text = std::string(s.substr(i, j - i));
+      i = j;
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
       std::int64_t v = 0;
       std::size_t j = i;
       while (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {

@@ -8,14 +8,13 @@
 
 #include "spec/by_name.h"
 #include "spec/hash.h"
+#include "spec/ime_spec_read.h"
 #include "spec/yaml_reader.h"
 #include "util/file_io.h"
 
 namespace tpugen {
 
-namespace {
-
-constexpr std::string_view kSpec = "ime.spec";
+namespace ime_read {
 
 [[noreturn]] void fail(const std::string& message, const SourceLoc& where) {
   throw Error(std::string(kSpec), message, where);
@@ -48,35 +47,40 @@ std::uint32_t read_bit_string(const std::string& text, int width, const std::str
   return v;
 }
 
-/// Each element of the list at `key`, read by `read`, its name unique in the list.
-template <typename T, typename Read>
-std::vector<T> read_named(YamlMap& top, const std::string& key, const std::string& what, Read read) {
-  std::vector<T> out;
-  for (const auto& n : top.seq(key)) {
-    T item = read(n);
-    if (by_name(out, item.name)) fail(fmt::format("a second {} named {}", what, item.name), item.loc);
-    out.push_back(std::move(item));
-  }
-  return out;
-}
-
-/// An entry of a name and a role (a sub-extension, a rule).
-template <typename T>
-T read_name_role(const YAML::Node& n, const std::string& path, const std::string& what) {
-  YamlMap m(n, path, what);
-  T x;
-  x.loc = m.loc();
-  x.name = m.str("name");
-  x.role = m.str("role");
-  m.finish();
-  return x;
-}
+namespace {
 
 ImeOperandKind operand_kind(const std::string& text, const SourceLoc& where) {
-  for (const auto k : {ImeOperandKind::Vreg, ImeOperandKind::VregEven, ImeOperandKind::Vsel, ImeOperandKind::Uimm})
+  std::string names;
+  for (const auto k : kOperandKinds) {
     if (text == to_string(k)) return k;
-  fail(fmt::format("operand kind '{}' is none of vreg, vreg_even, vsel, uimm", text), where);
+    names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+  }
+  fail(fmt::format("operand kind '{}' is none of {}", text, names), where);
 }
+
+/// A field's width its operand kind fixes, or 0 (an immediate: any).
+int field_width_of(ImeOperandKind k) {
+  switch (k) {
+    case ImeOperandKind::Vreg:
+    case ImeOperandKind::Xreg:
+    case ImeOperandKind::XregMem:
+      return 5;
+    case ImeOperandKind::VregEven:
+      return 4;
+    case ImeOperandKind::Vsel:
+      return 1;
+    case ImeOperandKind::Csr:
+      return 12;
+    case ImeOperandKind::None:
+    case ImeOperandKind::Uimm:
+    case ImeOperandKind::Simm:
+    case ImeOperandKind::Vtype:
+      return 0;
+  }
+  return 0;
+}
+
+}  // namespace
 
 ImeFormat read_format(const YAML::Node& n, const ImeSpec& s) {
   YamlMap m(n, s.path, "a format");
@@ -100,10 +104,7 @@ ImeFormat read_format(const YAML::Node& n, const ImeSpec& s) {
       fd.at = fm.has("at")                          ? static_cast<int>(fm.integer_in("at", 0, 31, kSpec))
               : fd.kind == ImeOperandKind::VregEven ? 1
                                                     : 0;
-      const int expect = fd.kind == ImeOperandKind::Vreg       ? 5
-                         : fd.kind == ImeOperandKind::VregEven ? 4
-                         : fd.kind == ImeOperandKind::Vsel     ? 1
-                                                               : 0;
+      const int expect = field_width_of(fd.kind);
       if (expect != 0 && fd.width() != expect)
         fail(fmt::format("{}: a {} field is {} bit(s) wide, not {}", what, to_string(fd.kind), expect, fd.width()),
              fd.loc);
@@ -157,6 +158,12 @@ ImeFormat read_format(const YAML::Node& n, const ImeSpec& s) {
   m.finish();
   return f;
 }
+
+}  // namespace ime_read
+
+namespace {
+
+using namespace ime_read;
 
 ImeClass read_class(const YAML::Node& n, const ImeSpec& s) {
   YamlMap m(n, s.path, "a class");
@@ -368,6 +375,16 @@ std::string_view to_string(ImeOperandKind k) {
       return "vsel";
     case ImeOperandKind::Uimm:
       return "uimm";
+    case ImeOperandKind::Simm:
+      return "simm";
+    case ImeOperandKind::Xreg:
+      return "xreg";
+    case ImeOperandKind::XregMem:
+      return "xreg_mem";
+    case ImeOperandKind::Csr:
+      return "csr";
+    case ImeOperandKind::Vtype:
+      return "vtype";
   }
   return "?";
 }
@@ -502,6 +519,7 @@ ImeSpec load_ime_spec_text(const std::string& text, const std::string& path) {
     for (const auto& n : top.seq("instructions")) s.instructions.push_back(read_instruction(n, s));
     s.profiles =
         read_named<ImeProfile>(top, "profiles", "profile", [&](const YAML::Node& n) { return read_profile(n, s); });
+    s.host = read_host(top.node("host"), s);
     top.finish();
     validate(s);
     return s;

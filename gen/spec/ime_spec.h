@@ -19,8 +19,12 @@
 
 namespace tpugen {
 
-/// What an instruction field holds: a fixed value, or (part of) an operand.
-enum class ImeOperandKind { None, Vreg, VregEven, Vsel, Uimm };
+/// What an instruction field holds: a fixed value, or (part of) an operand:
+/// a vector register (any, even, or v0/v1 in one bit), an unsigned or a
+/// signed (two's complement) immediate, or, on the host's instructions, a
+/// scalar register (`xreg_mem`: written `(rs1)`, the address of a load or
+/// store), a CSR (by name or number) or vsetvli's vtype immediate.
+enum class ImeOperandKind { None, Vreg, VregEven, Vsel, Uimm, Simm, Xreg, XregMem, Csr, Vtype };
 std::string_view to_string(ImeOperandKind k);
 
 /// A field of the instruction word, bits [msb, lsb].
@@ -131,6 +135,81 @@ struct ImeProfile {
   [[nodiscard]] bool supports_sub_extension(std::string_view sub_extension) const;
 };
 
+/// One value of a vtype field: its assembler name (e8, m1, ta), its code,
+/// and what it means, num / den (SEW 8, LMUL 1/2, ta 1).
+struct ImeVtypeValue {
+  std::string name;
+  std::uint32_t code = 0;
+  int num = 0, den = 1;
+};
+
+/// A field of vtype (vlmul, vsew, vta, vma): bits of vsetvli's immediate.
+struct ImeVtypeField {
+  std::string name;
+  int msb = 0, lsb = 0;
+  std::vector<ImeVtypeValue> values;
+  SourceLoc loc;
+  [[nodiscard]] std::uint32_t code_of(std::uint32_t vtypei) const { return (vtypei >> lsb) & ((1U << (msb - lsb + 1)) - 1U); }
+  [[nodiscard]] const ImeVtypeValue* value_of(std::uint32_t vtypei) const;
+};
+
+struct ImeCsrField {
+  std::string name, role;
+  int msb = 0, lsb = 0;
+  SourceLoc loc;
+};
+
+struct ImeCsr {
+  std::string name, role;
+  std::uint32_t number = 0;
+  std::vector<ImeCsrField> fields;
+  SourceLoc loc;
+  [[nodiscard]] const ImeCsrField* field(std::string_view name) const;
+};
+
+/// A host instruction: its format's fixed fields, the operation the runner
+/// performs, and a load's or store's element width.
+struct HostInstruction {
+  std::string mnemonic, format, operation;
+  int eew = 0;
+  std::vector<std::pair<std::string, std::uint32_t>> fixed;
+  std::uint32_t match = 0, mask = 0;  ///< derived
+  SourceLoc loc;
+  [[nodiscard]] const std::string& label() const { return mnemonic; }
+};
+
+/// An assembler pseudo-instruction: an instruction with some operands given
+/// (`expansion` its text over the syntax's names) or, for `materialise`,
+/// li's sequence.
+struct HostPseudo {
+  std::string mnemonic, expansion;
+  std::vector<std::string> syntax;
+  SourceLoc loc;
+};
+
+/// The host core's side of a program (spec/ime.yaml `host`): the scalar
+/// registers, vtype, the CSRs, the instructions and their formats.
+struct ImeHost {
+  int xlen = 64, elen = 64;
+  std::vector<std::string> xregs;                           ///< x0 .. x31's ABI names
+  std::vector<std::pair<std::string, int>> xreg_aliases;    ///< another name, its register
+  std::vector<ImeVtypeField> vtype;
+  std::vector<ImeCsr> csrs;
+  std::vector<ImeRule> rules;
+  std::vector<ImeFormat> formats;
+  std::vector<HostInstruction> instructions;
+  std::vector<HostPseudo> pseudo_instructions;
+
+  [[nodiscard]] const ImeFormat& format_of(const HostInstruction& i) const;
+  [[nodiscard]] const HostInstruction* match(std::uint32_t word) const;
+  [[nodiscard]] const HostInstruction* instruction(std::string_view mnemonic) const;
+  /// x0 .. x31, an ABI name or an alias: the register's number, or nothing.
+  [[nodiscard]] std::optional<int> xreg(std::string_view name) const;
+  [[nodiscard]] const ImeCsr* csr(std::string_view name) const;
+  [[nodiscard]] const ImeCsr* csr(std::uint32_t number) const;
+  [[nodiscard]] const ImeVtypeField* vtype_field(std::string_view name) const;
+};
+
 struct ImeSpec {
   std::string path, sha256, name;
   std::string mnemonic_prefix;  ///< every mnemonic's ("smt.")
@@ -147,6 +226,7 @@ struct ImeSpec {
   std::vector<ImeClass> classes;
   std::vector<ImeInstruction> instructions;
   std::vector<ImeProfile> profiles;
+  ImeHost host;
 
   [[nodiscard]] const ImeFormat& format_of(const ImeInstruction& i) const;
   [[nodiscard]] const ImeClass& class_of(const ImeInstruction& i) const;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "util/diag.h"
+#include "util/text.h"
 
 namespace tpugen::synth {
 
@@ -27,12 +28,6 @@ std::vector<std::string> lines_of(std::string_view text) {
     out.push_back(line);
   }
   return out;
-}
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  if (b == std::string::npos) return {};
-  return s.substr(b, s.find_last_not_of(" \t") + 1 - b);
 }
 
 json parse_json(std::string_view text, std::string_view what) {

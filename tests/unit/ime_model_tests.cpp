@@ -249,7 +249,7 @@ TEST_CASE("ime model: 2:4 sparse instructions equal a matmul with B rebuilt from
 TEST_CASE("ime model: every rule of execution, broken, is the illegal-instruction exception") {
   auto rule_of = [](const char* prof, const std::string& text, int lmul = 1, int sew = 8) {
     MatrixState s(profile(prof).vlen);
-    s.lmul = lmul;
+    s.lmul = ime::Lmul{lmul, 1};
     s.sew = sew;
     const auto illegal = ime::check(spec(), profile(prof), instr(text), s);
     if (illegal) {  // executed, it stops before writing anything
@@ -620,7 +620,7 @@ TEST_CASE("ime model: a rule the spec names and the model does not know stops th
 TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {
   MatrixState s(1024);
   MatrixState wide(1024);
-  wide.lmul = 2;  // the layout instructions' register groups past one register
+  wide.lmul = ime::Lmul{2, 1};  // the layout instructions' register groups past one register
   CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vpack.vv v2, v4, v6, 0"), wide),
                     Catch::Contains("does not run the pack class yet"));
   MatrixState sew16(1024);

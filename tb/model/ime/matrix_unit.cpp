@@ -286,8 +286,8 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
     if (rule == "sub_extension" && !profile.supports_sub_extension(i.sub_extension))
       return Illegal{rule, fmt::format("{} belongs to {}, which the {} does not support", i.label(), i.sub_extension,
                                        profile.name)};
-    if (rule == "lmul_one" && s.lmul != 1)
-      return Illegal{rule, fmt::format("{} needs LMUL = 1; vtype has LMUL = {}", i.label(), s.lmul)};
+    if (rule == "lmul_one" && !s.lmul.is_one())
+      return Illegal{rule, fmt::format("{} needs LMUL = 1; vtype has LMUL = {}", i.label(), s.lmul.str())};
     if (rule == "vs1_even" && d.operand("vs1") % 2 != 0)
       return Illegal{rule, fmt::format("{} needs an even vs1, not v{}", i.label(), d.operand("vs1"))};
     if (rule == "vd_disjoint") {
@@ -319,9 +319,9 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
     }
     if (rule == "pack_len") {
       const int len = pack_len_of(c, d, s);
-      if (len > profile.vlen * s.lmul)
+      if (len > s.lmul.times(profile.vlen))
         return Illegal{rule, fmt::format("{}: imm2 = {} selects {}-bit chunks, more than VLEN x LMUL = {}", i.label(),
-                                         d.operand("imm2"), len, profile.vlen * s.lmul)};
+                                         d.operand("imm2"), len, s.lmul.times(profile.vlen))};
     }
   }
   return std::nullopt;
@@ -341,7 +341,7 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     quant_matmul(spec, spec.class_of(i), *e, d, s);
   } else if ((i.cls == "fp" || i.cls == "fp_slide") && e) {
     fp_matmul(*e, d, i.slide, s);
-  } else if ((i.cls == "pack" || i.cls == "narrow") && s.lmul == 1) {  // LMUL > 1 groups: not modelled yet
+  } else if ((i.cls == "pack" || i.cls == "narrow") && s.lmul.is_one()) {  // LMUL != 1: not modelled yet
     if (i.cls == "pack")
       pack(spec.class_of(i), d, s);
     else

@@ -10,6 +10,8 @@
 /// than run wrongly.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <optional>
 #include <string>
 
@@ -19,12 +21,21 @@
 
 namespace tpugen::ime {
 
+/// vtype's LMUL: num / den, 1/8 .. 8.
+struct Lmul {
+  int num = 1, den = 1;
+  [[nodiscard]] bool is_one() const { return num == den; }
+  /// `bits` x LMUL (whole: VLEN x LMUL for LMUL >= 1/8 of VLEN >= 64).
+  [[nodiscard]] long long times(long long bits) const { return bits * num / den; }
+  [[nodiscard]] std::string str() const { return den == 1 ? std::to_string(num) : fmt::format("{}/{}", num, den); }
+};
+
 /// What the instructions read beside their operands: vtype's LMUL and SEW
 /// and MCPM.BF16.
 struct MatrixState {
   explicit MatrixState(int vlen) : v(vlen) {}
   VectorRegs v;
-  int lmul = 1;
+  Lmul lmul;
   int sew = 8;
   bool bf16 = false;
 };
