@@ -326,7 +326,7 @@ TEST_CASE("assembler: parameters, derived constants and constants in expressions
   CHECK(isa.operand(q.instrs[0], the_spec().opcode_named("vrelu"), "ar_s") == 1);
 }
 
-TEST_CASE("assembler: no range checks on fields; the encoder reports them", "[assembler]") {
+TEST_CASE("assembler: no range checks on fields, the encoder reports them", "[assembler]") {
   const Isa isa = make_isa(4);
   const Program p = parse_assembly(isa, "vrelu ar_d=100000, ar_s=0, nr=1000\nmm vr_a=0, ar0=0, acc=7, spad_w=0, nr=0",
                                    "r");

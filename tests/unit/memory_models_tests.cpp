@@ -203,7 +203,7 @@ TEST_CASE("operand reads: A or B by sel, bytes past the matrix read 0, alignment
   CHECK(m.errors()[0].message.find("not a multiple of the beat") != std::string::npos);
 }
 
-TEST_CASE("C writes land at the handshake; one ack per write, in order, after the latency", "[memory_models]") {
+TEST_CASE("C writes land at the handshake, one ack per write, in order, after the latency", "[memory_models]") {
   PortTiming t;
   t.latency = 2;
   CWriteModel m(Bytes(64, 0xee), 4, t, 1);

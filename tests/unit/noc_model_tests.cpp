@@ -237,7 +237,7 @@ TEST_CASE("noc model: a flit to its own node is ejected 2 cycles after it is tak
   CHECK(log.stuck.empty());
 }
 
-TEST_CASE("noc model: one node streams at one flit a cycle; nothing at all is done at once", "[noc][model]") {
+TEST_CASE("noc model: one node streams at one flit a cycle, nothing at all is done at once", "[noc][model]") {
   const Mesh m{3, 1};
   std::vector<Injection> traffic;
   for (std::uint64_t k = 0; k < 20; ++k) traffic.push_back({k, 0, data_flit({0, 0}, {2, 0}, k)});

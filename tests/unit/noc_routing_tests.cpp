@@ -20,7 +20,7 @@ int port(const char* name) { return spec().port_index(name); }
 
 }  // namespace
 
-TEST_CASE("noc routing: XY goes all of x, then y; every path is minimal", "[noc][routing]") {
+TEST_CASE("noc routing: XY goes all of x, then y, every path is minimal", "[noc][routing]") {
   const Mesh m{5, 3};
   const RouteFn xy = routing_function(spec(), "xy");
   const auto path = route_path(spec(), m, xy, {0, 0}, {3, 2});

@@ -63,7 +63,7 @@ TEST_CASE("noc traffic: the permutation patterns send each node where their defi
   for (const auto& in : traffic(Mesh{1, 4}, "neighbor", 1.0, 8)) CHECK(c.header(in.flit).dst().y == (in.node + 1) % 4);
 }
 
-TEST_CASE("noc traffic: uniform never sends to itself and reaches every other node; hotspot favours the centre",
+TEST_CASE("noc traffic: uniform never sends to itself and reaches every other node, hotspot favours the centre",
           "[noc][traffic]") {
   const Codec c(spec());
   const Mesh m{3, 3};

@@ -213,7 +213,7 @@ TEST_CASE("npy: a short file is npy.truncated", "[npy]") {
   CHECK(rule_of_bytes("version.npy", whole.substr(0, 7)) == "npy.truncated");
 }
 
-TEST_CASE("npy: files that cannot be opened are npy.io; a matrix that is not its shape is npy.shape", "[npy]") {
+TEST_CASE("npy: files that cannot be opened are npy.io, a matrix that is not its shape is npy.shape", "[npy]") {
   CHECK(rule_of_read(scratch("does-not-exist.npy")) == "npy.io");
   const std::string nodir = scratch("no-such-dir/out.npy");
   const Error e = test::error_of([&] { write_npy_int8(nodir, Int8Matrix{1, 1, {0}}); });
