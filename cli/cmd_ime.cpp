@@ -63,7 +63,7 @@ int run_asm(const ImeSpec& spec, const ImeOpts& o) {
     const auto illegal = ime::illegal_instructions(spec, profile_of(spec, o.profile), p, o.bf16);
     for (const auto& s : illegal) fmt::print(stderr, "{}: {}\n", where(p, s), describe(s.exception));
     if (!illegal.empty()) {
-      fmt::print(stderr, "tpugen: {} illegal instruction(s) on {}; nothing written\n", illegal.size(), o.profile);
+      fmt::print(stderr, "tpugen: {} illegal instruction(s) on {}, nothing written\n", illegal.size(), o.profile);
       return kFail;
     }
   }

@@ -276,7 +276,7 @@ TEST_CASE("ime model: every rule of execution, broken, is the illegal-instructio
   CHECK(rule_of("A60", "smt.vpack.vv v2, v4, v6, 0", 1, 64) == "legal");
 }
 
-TEST_CASE("ime model: vupack undoes vpack at every granularity and element width; vpack at SEW is a zip") {
+TEST_CASE("ime model: vupack undoes vpack at every granularity and element width, vpack at SEW is a zip") {
   std::mt19937_64 rng(7);
   for (const char* pname : {"A60", "A100"}) {
     const ImeProfile& p = profile(pname);

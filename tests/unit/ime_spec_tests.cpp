@@ -215,3 +215,36 @@ TEST_CASE("ime spec: a broken spec is refused with its line and the rule broken"
   // An unknown key.
   CHECK_THAT(error_of(edited("word_bits: 32", "word_bits: 32\nwords: 1")), Catch::Contains("words"));
 }
+
+TEST_CASE("ime spec: the host's section loads and a broken one is refused with its line") {
+  const ImeHost& h = shipped().host;
+  CHECK(h.xlen == 64);
+  CHECK(h.xreg("a0") == 10);
+  CHECK(h.xreg("fp") == 8);
+  CHECK(h.xreg("x31") == 31);
+  CHECK_FALSE(h.xreg("x32"));
+  CHECK_FALSE(h.xreg("x01"));
+  REQUIRE(h.csr("mcpm"));
+  CHECK(h.csr("mcpm")->number == 0x7C0);
+  CHECK(h.instruction("vle8.v")->eew == 8);
+  // Two host instructions one word would decode as.
+  CHECK_THAT(error_of(edited("operation: addiw,  fixed: {funct3: \"000\", opcode: \"0011011\"}",
+                             "operation: addiw,  fixed: {funct3: \"000\", opcode: \"0010011\"}")),
+             Catch::Contains("overlaps addi"));
+  // A host instruction an smt.* word would decode as (custom-1's opcode).
+  CHECK_THAT(error_of(edited("operation: lui,    fixed: {opcode: \"0110111\"}",
+                             "operation: lui,    fixed: {opcode: \"0101011\"}")),
+             Catch::Contains("overlaps smt."));
+  CHECK_THAT(error_of(edited("{name: rs2, bits: [24, 20], operand: xreg}", "{name: rs2, bits: [24, 20], operand: freg}")),
+             Catch::Contains("operand kind 'freg' is none of"));
+  CHECK_THAT(error_of(edited("{name: csr, bits: [31, 20], operand: csr}\n        - {name: rs1",
+                             "{name: csr, bits: [31, 21], operand: csr}\n        - {name: rs1")),
+             Catch::Contains("a csr field is 12 bit(s) wide"));
+  CHECK_THAT(error_of(edited("expansion: \"addi rd, rs1, 0\"", "expansion: \"addu rd, rs1, 0\"")),
+             Catch::Contains("its expansion's addu is not a host instruction"));
+  CHECK_THAT(error_of(edited("{name: e16, code: \"001\", value: \"16\"}", "{name: e16, code: \"000\", value: \"16\"}")),
+             Catch::Contains("share a name or a code"));
+  CHECK_THAT(error_of(edited("number: 0x7C0", "number: 0x1000")), Catch::Contains("number"));
+  CHECK_THAT(error_of(edited("xreg_aliases: {fp: s0}", "xreg_aliases: {fp: s12}")),
+             Catch::Contains("fp -> s12 is not a new name"));
+}
