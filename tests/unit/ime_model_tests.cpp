@@ -274,6 +274,13 @@ TEST_CASE("ime model: every rule of execution, broken, is the illegal-instructio
   CHECK(rule_of("A100", "smt.vmadot.sp v2, v4, v6, v0, 2, i4") == "mask_segment");  // int4: two 512-bit segments
   CHECK(rule_of("A60", "smt.vpack.vv v2, v4, v6, 3") == "pack_len");                // 512-bit chunks on VLEN 256
   CHECK(rule_of("A60", "smt.vpack.vv v2, v4, v6, 0", 1, 64) == "legal");
+  // The mask and scale registers are sources too (docs/ime.md, open point 5).
+  CHECK(rule_of("A100", "smt.vmadot.sp v0, v4, v8, v1, 0, i8") == "vd_disjoint");  // vd's v0..v1 holds the mask v1
+  CHECK(rule_of("A100", "smt.vmadot.sp v2, v4, v8, v1, 0, i8") == "legal");
+  CHECK(rule_of("A100", "smt.vmadot.hp v0, v4, v8, v0, 0, i8") == "vd_disjoint");  // .hp's vd is one register
+  CHECK(rule_of("A100", "smt.vmadot.hp v1, v4, v8, v0, 0, i8") == "legal");
+  CHECK(rule_of("A60", "smt.vpack.vv v2, v3, v6, 0") == "vd_disjoint");  // vd+1 is vs1
+  CHECK(rule_of("A60", "smt.vnpack.vv v6, v2, v6, 0") == "vd_disjoint");
 }
 
 TEST_CASE("ime model: vupack undoes vpack at every granularity and element width, vpack at SEW is a zip") {

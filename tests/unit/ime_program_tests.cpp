@@ -335,3 +335,49 @@ TEST_CASE("ime machine: the checker names every illegal instruction with its lin
   REQUIRE(a100.size() == 1);
   CHECK(a100[0].line == 4);
 }
+
+// Seed 7.3.1 (L1711-L1724) as a program: four rows a, b, c, d of an A60
+// register each, packed in two rounds. By the pseudocode, the second round
+// at imm2 = 0 (pack_len = SEW = 64) gives a0 c0 b0 d0, not the "abcd" its
+// comment says; imm2 = 1 (128-bit chunks) gives abcd (docs/ime.md, D29).
+TEST_CASE("ime machine: the seed's vpack example (7.3.1): abab, cdcd, then a c b d at imm2 0 and abcd at 1") {
+  const auto run_example = [](int second_imm2) {
+    ime::Machine m(spec(), profile("A60"), 256, false);
+    for (std::size_t b = 0; b < 128; ++b) m.memory[b] = static_cast<std::uint8_t>(b);  // row r: bytes 32r ..
+    const auto p = ime::assemble(spec(), fmt::format(R"(.equ matrix_row_stride, 32
+vsetvli  t0, x0, e8, m1, tu, mu
+vle8.v  v0, (a0)
+addi    a0, a0, matrix_row_stride
+vle8.v  v1, (a0)
+addi    a0, a0, matrix_row_stride
+vle8.v  v2, (a0)
+addi    a0, a0, matrix_row_stride
+vle8.v  v3, (a0)
+vsetvli  t0, x0, e64, m1, tu, mu
+smt.vpack.vv v8, v0, v1, 0             // abab
+smt.vpack.vv v10, v2, v3, 0            // cdcd
+smt.vpack.vv v4, v8, v10, {0}
+smt.vpack.vv v6, v9, v11, {0}
+)",
+                                                     second_imm2),
+                                 "vpack.s");
+    const auto r = ime::run(spec(), profile("A60"), p, m);
+    REQUIRE_FALSE(r.stop);
+    // Each 64-bit element as (row, chunk): its first byte is 32 row + 8 chunk.
+    std::vector<std::pair<int, int>> chunks;
+    for (int reg : {8, 10, 4, 5, 6, 7})
+      for (std::size_t k = 0; k < 4; ++k) {
+        const auto first = static_cast<int>(m.unit.v.get(reg, 8, 8 * k));
+        chunks.emplace_back(first / 32, first % 32 / 8);
+      }
+    return chunks;
+  };
+  using C = std::vector<std::pair<int, int>>;
+  const C plain = run_example(0);
+  CHECK(C(plain.begin(), plain.begin() + 4) == C{{0, 0}, {1, 0}, {0, 1}, {1, 1}});      // v8: a0 b0 a1 b1
+  CHECK(C(plain.begin() + 4, plain.begin() + 8) == C{{2, 0}, {3, 0}, {2, 1}, {3, 1}});  // v10: c0 d0 c1 d1
+  CHECK(C(plain.begin() + 8, plain.begin() + 12) == C{{0, 0}, {2, 0}, {1, 0}, {3, 0}});  // v4: a0 c0 b0 d0
+  const C wide = run_example(1);
+  CHECK(C(wide.begin() + 8, wide.end()) == C{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1},
+                                              {0, 2}, {1, 2}, {2, 2}, {3, 2}, {0, 3}, {1, 3}, {2, 3}, {3, 3}});
+}
