@@ -25,6 +25,7 @@ for target in spec asm image npy ime; do
   case "$target" in
     spec) seeds+=(spec) ;;
     asm) seeds+=(examples/asm tests/programs/bad) ;;
+    ime) seeds+=(examples/ime) ;;
   esac
   echo "== fuzz_$target: ${seconds} s from ${seeds[*]}"
   # New inputs go to a scratch directory; the committed seeds are only read.

@@ -84,18 +84,10 @@ HostInstruction read_instruction(const YAML::Node& n, const ImeSpec& s, const Im
   }
   const ImeFormat* f = by_name(h.formats, in.format);
   if (!f) fail(fmt::format("{}: format {} is not a host format", in.mnemonic, in.format), m.loc("format"));
-  YamlMap fixed(m.node("fixed"), s.path, "the fixed fields");
-  for (const auto& fd : f->fields) {
-    if (fd.kind != ImeOperandKind::None) continue;
-    if (!fixed.has(fd.name))
-      fail(fmt::format("{}: fixed gives no value for field {}", in.mnemonic, fd.name), fixed.loc());
-    const std::uint32_t v = read_bit_string(fixed.str(fd.name), fd.width(),
-                                            fmt::format("{} field {}", in.mnemonic, fd.name), fixed.loc(fd.name));
-    in.fixed.emplace_back(fd.name, v);
-    in.match |= v << fd.lsb;
-    in.mask |= fd.mask();
-  }
-  fixed.finish();
+  const FixedFields fixed = read_fixed(m.node("fixed"), s.path, *f, in.mnemonic, "");
+  in.fixed = fixed.values;
+  in.match = fixed.match;
+  in.mask = fixed.mask;
   m.finish();
   return in;
 }
@@ -196,11 +188,7 @@ const ImeFormat& ImeHost::format_of(const HostInstruction& i) const {
   throw Error("ime.internal", fmt::format("{} names format {}, which is gone", i.mnemonic, i.format));
 }
 
-const HostInstruction* ImeHost::match(std::uint32_t word) const {
-  for (const auto& i : instructions)
-    if ((word & i.mask) == i.match) return &i;
-  return nullptr;
-}
+const HostInstruction* ImeHost::match(std::uint32_t word) const { return ime_read::by_match(instructions, word); }
 
 const HostInstruction* ImeHost::instruction(std::string_view mnemonic) const {
   for (const auto& i : instructions)

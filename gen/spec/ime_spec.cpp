@@ -82,6 +82,23 @@ int field_width_of(ImeOperandKind k) {
 
 }  // namespace
 
+FixedFields read_fixed(const YAML::Node& n, const std::string& path, const ImeFormat& f, const std::string& what,
+                       std::string_view skip) {
+  YamlMap fixed(n, path, "the fixed fields");
+  FixedFields out;
+  for (const auto& fd : f.fields) {
+    if (fd.kind != ImeOperandKind::None || fd.name == skip) continue;
+    if (!fixed.has(fd.name)) fail(fmt::format("{}: fixed gives no value for field {}", what, fd.name), fixed.loc());
+    const std::uint32_t v =
+        read_bit_string(fixed.str(fd.name), fd.width(), fmt::format("{} field {}", what, fd.name), fixed.loc(fd.name));
+    out.values.emplace_back(fd.name, v);
+    out.match |= v << fd.lsb;
+    out.mask |= fd.mask();
+  }
+  fixed.finish();
+  return out;
+}
+
 ImeFormat read_format(const YAML::Node& n, const ImeSpec& s) {
   YamlMap m(n, s.path, "a format");
   ImeFormat f;
@@ -258,19 +275,10 @@ ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
     if (!typed) fail(fmt::format("{}: class {} gives no segment_bits for type {}", what, c->name, in.type), in.loc);
   }
 
-  YamlMap fixed(m.node("fixed"), s.path, "the fixed fields");
-  in.match = s.opcode;
-  in.mask = ((1U << (s.opcode_msb - s.opcode_lsb + 1)) - 1U) << s.opcode_lsb;
-  for (const auto& fd : f->fields) {
-    if (fd.kind != ImeOperandKind::None || fd.name == "opcode") continue;
-    if (!fixed.has(fd.name)) fail(fmt::format("{}: fixed gives no value for field {}", what, fd.name), fixed.loc());
-    const std::uint32_t v =
-        read_bit_string(fixed.str(fd.name), fd.width(), fmt::format("{} field {}", what, fd.name), fixed.loc(fd.name));
-    in.fixed.emplace_back(fd.name, v);
-    in.match |= v << fd.lsb;
-    in.mask |= fd.mask();
-  }
-  fixed.finish();
+  const FixedFields fixed = read_fixed(m.node("fixed"), s.path, *f, what, "opcode");
+  in.fixed = fixed.values;
+  in.match = s.opcode | fixed.match;
+  in.mask = (((1U << (s.opcode_msb - s.opcode_lsb + 1)) - 1U) << s.opcode_lsb) | fixed.mask;
   m.finish();
   if (!in.type.empty()) {
     const std::uint32_t dt = (in.match >> s.dt_lsb) & ((1U << (s.dt_msb - s.dt_lsb + 1)) - 1U);
@@ -456,11 +464,7 @@ const ImeDataType* ImeSpec::data_type(std::string_view n) const { return by_name
 
 const ImeProfile* ImeSpec::profile(std::string_view n) const { return by_name(profiles, n); }
 
-const ImeInstruction* ImeSpec::match(std::uint32_t word) const {
-  for (const auto& i : instructions)
-    if ((word & i.mask) == i.match) return &i;
-  return nullptr;
-}
+const ImeInstruction* ImeSpec::match(std::uint32_t word) const { return by_match(instructions, word); }
 
 std::string ime_spec_path(const std::string& isa_spec_path) {
   return (std::filesystem::path(isa_spec_path).parent_path() / "ime.yaml").string();

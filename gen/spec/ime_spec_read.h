@@ -38,6 +38,23 @@ std::uint32_t read_bit_string(const std::string& text, int width, const std::str
 /// syntax order, a fixed `opcode` field at the spec's opcode bits.
 ImeFormat read_format(const YAML::Node& n, const ImeSpec& s);
 
+/// The fixed fields of an instruction of format `f` (every field without an
+/// operand but `skip`), from the map `n`, with the MATCH and MASK bits they set.
+struct FixedFields {
+  std::vector<std::pair<std::string, std::uint32_t>> values;
+  std::uint32_t match = 0, mask = 0;
+};
+FixedFields read_fixed(const YAML::Node& n, const std::string& path, const ImeFormat& f, const std::string& what,
+                       std::string_view skip);
+
+/// The first entry of `list` whose MATCH/MASK takes `word`, or nullptr.
+template <typename List>
+const typename List::value_type* by_match(const List& list, std::uint32_t word) {
+  for (const auto& i : list)
+    if ((word & i.mask) == i.match) return &i;
+  return nullptr;
+}
+
 /// Each element of the list at `key`, read by `read`, its name unique in the list.
 template <typename T, typename Read>
 std::vector<T> read_named(YamlMap& top, const std::string& key, const std::string& what, Read read) {
