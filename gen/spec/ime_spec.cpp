@@ -217,6 +217,7 @@ ImeClass read_class(const YAML::Node& n, const ImeSpec& s) {
     }
   }
   if (m.has("group_bits")) c.group_bits = static_cast<int>(m.integer_in("group_bits", 8, 4096, kSpec));
+  c.lmul_groups = m.boolean_or("lmul_groups", false);
   for (const auto& x : m.seq_or_empty("pack_len")) {
     const std::string v = x.as<std::string>();
     c.pack_len.push_back(v == "SEW" ? 0 : x.as<int>());
@@ -229,6 +230,7 @@ ImeClass read_class(const YAML::Node& n, const ImeSpec& s) {
   needs("mask_segment", !c.segment_bits.empty(), "segment_bits");
   needs("scale_group", c.group_bits > 0, "group_bits");
   needs("pack_len", !c.pack_len.empty(), "pack_len");
+  needs("lmul_group", c.lmul_groups, "lmul_groups");
   return c;
 }
 

@@ -96,6 +96,7 @@ struct ImeClass {
   std::vector<std::pair<std::string, int>> segment_bits;  ///< sparse: a mask segment's bits per data type
   int group_bits = 0;                                     ///< quant: a scale group's bits
   std::vector<int> pack_len;                              ///< layout: the bits imm2 selects; 0 means SEW
+  bool lmul_groups = false;  ///< the register counts are at LMUL = 1, each operand LMUL times as many at LMUL > 1
   SourceLoc loc;
   [[nodiscard]] bool has_rule(std::string_view rule) const;
 };

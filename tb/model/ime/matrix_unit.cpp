@@ -14,9 +14,10 @@ namespace tpugen::ime {
 namespace {
 
 /// The registers an operand's group takes on this profile.
-int group_size(const ImeClass& c, const ImeProfileEntry* entry, const std::string& operand) {
+int group_size(const ImeClass& c, const ImeProfileEntry* entry, const std::string& operand, const Lmul& lmul) {
+  const int scale = c.lmul_groups && lmul.num > lmul.den ? lmul.num / lmul.den : 1;
   for (const auto& [op, n] : c.registers)
-    if (op == operand) return n == ImeClass::kMulC ? (entry ? entry->mul_c : 1) : n;
+    if (op == operand) return n == ImeClass::kMulC ? (entry ? entry->mul_c : 1) : n * scale;
   return 0;
 }
 
@@ -188,9 +189,9 @@ int pack_len_of(const ImeClass& cls, const Decoded& d, const MatrixState& s) {
 /// into vd, vd+1; vupack is its inverse. The sources are read whole before
 /// vd is written.
 void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
-  const int sew = s.sew, vlen = s.v.vlen();
+  const int sew = s.sew, group = static_cast<int>(s.lmul.times(1));  // registers a source group holds
   const auto n = static_cast<std::size_t>(pack_len_of(cls, d, s) / sew);
-  const auto per_reg = static_cast<std::size_t>(vlen / sew);
+  const auto per_reg = static_cast<std::size_t>(s.lmul.times(s.v.vlen()) / sew);  // elements of a source group
   const int vd = static_cast<int>(d.operand("vd"));
   std::vector<std::uint64_t> a(per_reg), b(per_reg);
   for (std::size_t k = 0; k < per_reg; ++k) {
@@ -207,14 +208,15 @@ void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
     return;
   }
   // vupack: the chunks of vs1 || vs2 in turn, the even ones to vd, the odd
-  // ones to vd+1. The seed's form (vs1's and vs2's even chunks to vd's two
+  // ones to vd+1 (at LMUL > 1: to the groups from vd and from vd + LMUL). The seed's form (vs1's and vs2's even chunks to vd's two
   // halves) is the same wherever a register holds two chunks or more, and
   // this one also covers pack_len = VLEN, where the seed's loop runs no
   // iteration: vupack then copies, as vpack does (tpugen's decision).
   for (std::size_t j = 0; j < 2 * chunks; ++j) {
     const std::vector<std::uint64_t>& src = j < chunks ? a : b;
     const std::size_t from = (j % chunks) * n;
-    for (std::size_t i = 0; i < n; ++i) s.v.set(vd + static_cast<int>(j % 2), sew, (j / 2) * n + i, src[from + i]);
+    for (std::size_t i = 0; i < n; ++i)
+      s.v.set(vd + static_cast<int>(j % 2) * group, sew, (j / 2) * n + i, src[from + i]);
   }
 }
 
@@ -245,7 +247,8 @@ void narrow(const ImeClass& cls, const Decoded& d, MatrixState& s) {
     if (f.mnemonic == d.instr->mnemonic) form = &f;
   if (!form) throw Error("ime.model", fmt::format("{}: not a narrowing form the model knows", d.instr->mnemonic));
   const bool to_nibbles = form->to_nibbles, saturate = form->saturate;
-  const int out_bits = to_nibbles ? 4 : s.sew, in_bits = to_nibbles ? s.sew : 2 * s.sew, vlen = s.v.vlen();
+  const int out_bits = to_nibbles ? 4 : s.sew, in_bits = to_nibbles ? s.sew : 2 * s.sew;
+  const long long vlen = s.lmul.times(s.v.vlen());  // the bits of a source group
   const int len = pack_len_of(cls, d, s);
   if ((to_nibbles && s.sew != 8) || in_bits > 64 || len < in_bits)
     throw Error("ime.model", fmt::format("{}: {}-bit chunks of {}-bit sources (SEW {}) are not defined",
@@ -279,8 +282,8 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
   const ImeProfileEntry* entry = profile.entry(i.sub_extension);
   for (const auto& rule : c.rules) {
     // A rule the spec names and this model does not know would go unchecked.
-    static constexpr std::string_view kKnown[] = {"sub_extension", "lmul_one",    "vs1_even", "vd_disjoint",
-                                                  "mask_segment",  "scale_group", "pack_len"};
+    static constexpr std::string_view kKnown[] = {"sub_extension", "lmul_one", "vs1_even",   "vd_disjoint",
+                                                  "mask_segment",  "scale_group", "pack_len", "lmul_group"};
     if (std::find(std::begin(kKnown), std::end(kKnown), rule) == std::end(kKnown))
       throw Error("ime.model", fmt::format("{}: the model does not know the rule {}", i.label(), rule));
     if (rule == "sub_extension" && !profile.supports_sub_extension(i.sub_extension))
@@ -288,15 +291,26 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
                                        profile.name)};
     if (rule == "lmul_one" && !s.lmul.is_one())
       return Illegal{rule, fmt::format("{} needs LMUL = 1; vtype has LMUL = {}", i.label(), s.lmul.str())};
+    if (rule == "lmul_group") {
+      if (s.lmul.num < s.lmul.den)
+        return Illegal{rule, fmt::format("{} is not defined at a fractional LMUL ({})", i.label(), s.lmul.str())};
+      for (const auto& [op, n] : c.registers) {
+        const std::uint32_t first = d.operand(op);
+        const auto size = static_cast<std::uint32_t>(group_size(c, entry, op, s.lmul));
+        if (first % size != 0 || first + size > 32)
+          return Illegal{rule, fmt::format("{}: at LMUL = {}, {} = v{} does not start a group of {} registers",
+                                           i.label(), s.lmul.str(), op, first, size)};
+      }
+    }
     if (rule == "vs1_even" && d.operand("vs1") % 2 != 0)
       return Illegal{rule, fmt::format("{} needs an even vs1, not v{}", i.label(), d.operand("vs1"))};
     if (rule == "vd_disjoint") {
       const std::uint32_t vd = d.operand("vd");
-      const int nd = group_size(c, entry, "vd");
+      const int nd = group_size(c, entry, "vd", s.lmul);
       for (const auto& [op, n] : c.registers) {
         if (op == "vd") continue;
         const std::uint32_t src = d.operand(op);
-        const int ns = group_size(c, entry, op);
+        const int ns = group_size(c, entry, op, s.lmul);
         if (src < vd + static_cast<std::uint32_t>(nd) && vd < src + static_cast<std::uint32_t>(ns))
           return Illegal{rule, fmt::format("{}: the destination {} overlaps {} ({})", i.label(), group_text(vd, nd), op,
                                            group_text(src, ns))};
@@ -341,7 +355,7 @@ std::optional<Illegal> execute(const ImeSpec& spec, const ImeProfile& profile, c
     quant_matmul(spec, spec.class_of(i), *e, d, s);
   } else if ((i.cls == "fp" || i.cls == "fp_slide") && e) {
     fp_matmul(*e, d, i.slide, s);
-  } else if ((i.cls == "pack" || i.cls == "narrow") && s.lmul.is_one()) {  // LMUL != 1: not modelled yet
+  } else if (i.cls == "pack" || i.cls == "narrow") {
     if (i.cls == "pack")
       pack(spec.class_of(i), d, s);
     else

@@ -3,11 +3,12 @@
 /// the rules of spec/ime.yaml checked before anything is written (a broken
 /// one is the illegal-instruction exception: the state is left as it was),
 /// then the instruction's effect on the vector registers, bit-exact.
-/// Modelled so far: the integer classes (base, sliding-window, 2:4
-/// sparse, block-quantised .hp), the fp16/bf16 widening ones (vfwmadot,
-/// vfwmadot1/2/3), and the layout instructions at LMUL = 1; an
-/// instruction of another class is refused with Error("ime.model") rather
-/// than run wrongly.
+/// Every class: the integer ones (base, sliding-window, 2:4 sparse,
+/// block-quantised .hp), the fp16/bf16 widening ones (vfwmadot,
+/// vfwmadot1/2/3), and the layout instructions, on register groups at
+/// LMUL > 1. What the seed leaves undefined (vnpack4 from other than 8-bit
+/// sources) and a class the spec adds are refused with Error("ime.model")
+/// rather than run wrongly.
 #pragma once
 
 #include <fmt/format.h>
