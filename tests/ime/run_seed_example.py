@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""tpugen ime asm | disasm | run on the seed's A60 smt.vmadot example (seed
-5.1.6, examples/ime/vmadot_a60.s): the memory image holds A and B^T, the run
-stores C, which must be the seed's; the program's binary, disassembled and
-assembled again, is the same words; and the JSON names the end state."""
+"""tpugen ime asm | disasm | run on the seed's examples as programs
+(examples/ime): the A60 smt.vmadot example (seed 5.1.6): the memory image
+holds A and B^T, the run stores C, which must be the seed's; the program's
+binary, disassembled and assembled again, is the same words; the JSON names
+the end state. Then the A100 smt.vfwmadot (6.1.6) and smt.vmadot.hp (5.4.7)
+examples, their C held to the seed's figures (numpy's float16 for .hp's
+rounded steps)."""
 import json
 import os
 import struct
@@ -10,8 +13,11 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
+
 tpugen = sys.argv[1]
-source = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "ime", "vmadot_a60.s")
+examples = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "ime")
+source = os.path.join(examples, "vmadot_a60.s")
 A = [0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7, 8, 9, 4, 5, 6, 7, 8, 9, 10, 11]
 BT = [0, 1, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 6, 7, 8, 2, 3, 4, 5, 6, 7, 8, 9, 11, 4, 5, 6, 7, 8, 9, 10]
 C = [140, 168, 196, 224, 168, 204, 240, 284, 196, 240, 284, 344, 252, 312, 372, 464]
@@ -47,4 +53,27 @@ with tempfile.TemporaryDirectory() as d:
         j = json.load(open(js))
         if j["status"] != "ok" or j["retired"] != j["words"] or j["state"]["vl"] != 16:
             sys.exit(f"{program}: the JSON says {j['status']}, {j['retired']} of {j['words']}, vl {j['state']['vl']}")
-print("ime run: the seed's A60 smt.vmadot example gives the seed's C, from the source and from its binary")
+
+    def run_a100(name, memory, at, count, fmt):
+        with open(mem_in, "wb") as f:
+            f.write(memory)
+        tool("run", "--profile", "A100", "--program", os.path.join(examples, name), "--mem-in", mem_in,
+             "--mem-out", mem_out)
+        return list(struct.unpack(f"<{count}{fmt}", open(mem_out, "rb").read()[at:at + count * struct.calcsize(fmt)]))
+
+    # vfwmadot (6.1.6): A[r][k] = r + k, B^T[c][k] = c + k in fp16; C[3][0] is the seed's 224.0.
+    ab = np.array([[r + k for k in range(8)] for r in range(8)], dtype=np.float16)
+    got = run_a100("vfwmadot_a100.s", ab.tobytes() + ab.tobytes() + bytes(256), 256, 64, "f")
+    want = [float(sum((r + k) * (c + k) for k in range(8))) for r in range(8) for c in range(8)]
+    if got != want or got[24] != 224.0:
+        sys.exit(f"vfwmadot_a100.s: C = {got}, the seed's is {want}")
+    # .hp (5.4.7): A[r][k] = B^T[r][k] = r + k (8 x 16 int8), scale c = c + 1; three steps rounded to fp16.
+    a = bytes(r + k for r in range(8) for k in range(16))
+    scales = np.arange(1, 9, dtype=np.float16).tobytes()
+    got = run_a100("vmadot_hp_a100.s", a + a + scales + bytes(1024 - 256 - 16), 512, 64, "e")
+    want = [float(np.float16(np.float16(sum((r + k) * (c + k) for k in range(16))) * np.float16(c + 1)))
+            for r in range(8) for c in range(8)]
+    if got != want:
+        sys.exit(f"vmadot_hp_a100.s: C = {got}, expected {want}")
+print("ime run: the seed's A60 smt.vmadot example gives the seed's C, from the source and from its binary; "
+      "the A100 vfwmadot and .hp examples give theirs")
