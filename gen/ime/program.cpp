@@ -121,6 +121,31 @@ class Assembler {
     }
   }
 
+  /// li's value: a literal, signed or not, from -2^63 to 2^64 - 1 (taken mod
+  /// 2^64, as GNU as does: 18446744073709551615 is -1), or an expression.
+  std::int64_t li_value(const std::string& text, const std::string& what) const {
+    std::string_view t = text;
+    const bool negative = !t.empty() && t[0] == '-';
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) t.remove_prefix(1);
+    const bool hex = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X');
+    const std::string_view digits = hex ? t.substr(2) : t;
+    const std::string_view allowed = hex ? "0123456789abcdefABCDEF" : "0123456789";
+    if (digits.empty() || digits.size() > 20 || digits.find_first_not_of(allowed) != std::string_view::npos)
+      return evaluate(text, what);
+    std::uint64_t v = 0;
+    bool over = false;
+    for (const char c : digits) {
+      const auto d = static_cast<std::uint64_t>(std::isdigit(static_cast<unsigned char>(c))
+                                                    ? c - '0'
+                                                    : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10);
+      over = over || __builtin_mul_overflow(v, hex ? 16U : 10U, &v) || __builtin_add_overflow(v, d, &v);
+    }
+    if (over || (negative && v > (std::uint64_t{1} << 63)))
+      throw Error("ime.asm", fmt::format("{} {}: the value is outside -2^63 .. 2^64 - 1", what, text));
+    const auto bits = static_cast<std::uint64_t>(v);
+    return static_cast<std::int64_t>(negative ? ~bits + 1 : bits);
+  }
+
   void statement(const std::string& stmt) {
     const Statement st = split_statement(stmt);
     if (st.mnemonic == ".equ" || st.mnemonic == ".set") return define(st);
@@ -163,7 +188,7 @@ class Assembler {
       if (!rd)
         throw Error("ime.asm", fmt::format("{}: operand {} takes a scalar register, not '{}'", p.mnemonic,
                                            p.syntax[0], st.args[0]));
-      for (const auto& text : materialise(spec_, *rd, evaluate(st.args[1], p.mnemonic)))
+      for (const auto& text : materialise(spec_, *rd, li_value(st.args[1], p.mnemonic)))
         emit(encode(spec_, parse_host(spec_, text)), stmt);
       return;
     }

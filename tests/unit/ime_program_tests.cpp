@@ -216,6 +216,14 @@ TEST_CASE("ime program: li makes any 64-bit value, in RISCVMatInt's sequences") 
     CHECK(ran.m.x[11] == static_cast<std::uint64_t>(v));
   }
   CHECK(words_of("li a0, 0xFFFFFFFFFFFFFFFF") == words_of("li a0, -1"));
+  // Every spelling GNU as takes: -2^63 .. 2^64 - 1, decimal or hexadecimal, signed or not, mod 2^64.
+  CHECK(words_of("li a0, 18446744073709551615") == words_of("li a0, -1"));
+  CHECK(words_of("li a0, -9223372036854775808") == words_of("li a0, 0x8000000000000000"));
+  CHECK(words_of("li a0, 9223372036854775808") == words_of("li a0, 0x8000000000000000"));
+  CHECK(words_of("li a0, -0x8000000000000000") == words_of("li a0, 0x8000000000000000"));
+  CHECK(words_of("li a0, 2*8") == words_of("li a0, 16"));
+  CHECK(asm_error("li a0, 18446744073709551616").message().find("outside -2^63 .. 2^64 - 1") != std::string::npos);
+  CHECK(asm_error("li a0, -9223372036854775809").message().find("outside") != std::string::npos);
 }
 
 TEST_CASE("ime machine: vsetvli sets vl = min(AVL, VLMAX), vtype, and vill for what is reserved") {
