@@ -100,13 +100,14 @@ json state_json(const ImeSpec& spec, const ime::Machine& m) {
   json v = json::array();
   const std::size_t bytes = static_cast<std::size_t>(m.unit.v.vlen() / 8);
   for (std::size_t r = 0; r < 32; ++r) v.push_back(hex_bytes(m.unit.v.bytes().data() + r * bytes, bytes));
-  return {{"x", x},
-          {"vl", m.vl},
-          {"vtype", {{"bits", fmt::format("{:#x}", m.vtype)}, {"vill", m.vill}, {"sew", m.unit.sew},
-                     {"lmul", m.unit.lmul.str()}}},
-          {"mcpm", fmt::format("{:#x}", m.mcpm)},
-          {"bf16", m.unit.bf16},
-          {"vregs", v}};
+  return {
+      {"x", x},
+      {"vl", m.vl},
+      {"vtype",
+       {{"bits", fmt::format("{:#x}", m.vtype)}, {"vill", m.vill}, {"sew", m.unit.sew}, {"lmul", m.unit.lmul.str()}}},
+      {"mcpm", fmt::format("{:#x}", m.mcpm)},
+      {"bf16", m.unit.bf16},
+      {"vregs", v}};
 }
 
 int run_run(const ImeSpec& spec, const ImeOpts& o, const ImeRunOpts& r) {
@@ -127,19 +128,19 @@ int run_run(const ImeSpec& spec, const ImeOpts& o, const ImeRunOpts& r) {
   // The images hold the state the run ended in: before the instruction that stopped it.
   if (!r.vregs_out.empty())
     write_file(r.vregs_out,
-               std::string(reinterpret_cast<const char*>(m.unit.v.bytes().data()), m.unit.v.bytes().size()),
-               "cli.io");
+               std::string(reinterpret_cast<const char*>(m.unit.v.bytes().data()), m.unit.v.bytes().size()), "cli.io");
   if (!r.mem_out.empty())
     write_file(r.mem_out, std::string(reinterpret_cast<const char*>(m.memory.data()), m.memory.size()), "cli.io");
   if (!r.json.empty()) {
-    json j = {{"program", p.source},   {"profile", profile.name}, {"vlen", profile.vlen},
-              {"words", p.words.size()}, {"retired", result.retired}, {"status", result.stop ? "exception" : "ok"},
+    json j = {{"program", p.source},         {"profile", profile.name},   {"vlen", profile.vlen},
+              {"words", p.words.size()},     {"retired", result.retired}, {"status", result.stop ? "exception" : "ok"},
               {"state", state_json(spec, m)}};
     if (result.stop) {
       const ime::Stop& s = *result.stop;
-      j["exception"] = {{"cause", s.exception.cause}, {"rule", s.exception.rule}, {"message", s.exception.message},
-                        {"index", s.index},           {"line", s.line},           {"word", fmt::format("{:08x}", s.word)},
-                        {"instruction", s.text}};
+      j["exception"] = {
+          {"cause", s.exception.cause}, {"rule", s.exception.rule}, {"message", s.exception.message},
+          {"index", s.index},           {"line", s.line},           {"word", fmt::format("{:08x}", s.word)},
+          {"instruction", s.text}};
     }
     write_file(r.json, j.dump(2) + "\n", "cli.io");
   }
@@ -172,8 +173,8 @@ Command ime_command() {
             dis->add_option("binary", o->in, "little-endian 32-bit words")->required();
             dis->add_option("-o,--out", o->out, "write the text here (default: standard output)");
             dis->footer("Example: tpugen ime disasm vmadot.bin -o vmadot_again.s");
-            CLI::App* run = sub.add_subcommand(
-                "run", "run a program on the reference model, the runner playing the host core");
+            CLI::App* run =
+                sub.add_subcommand("run", "run a program on the reference model, the runner playing the host core");
             run->add_option("--profile", o->profile, "the implementation: A60 (VLEN 256), A100 (VLEN 1024), ...")
                 ->required();
             run->add_option("--program", r->program, "the program: .s (assembled) or .bin (the assembler's words)")
@@ -183,8 +184,9 @@ Command ime_command() {
                             "the vector registers at the start: 32 x VLEN / 8 bytes, register r at byte r x VLEN / 8 "
                             "(default: zeros)");
             run->add_option("--vregs-out", r->vregs_out, "write the vector registers at the end, in the same layout");
-            run->add_option("--mem-in", r->mem_in, "the memory at the start, a flat byte array at address 0 (default: "
-                                                   "1 MiB of zeros); its size is the memory's");
+            run->add_option("--mem-in", r->mem_in,
+                            "the memory at the start, a flat byte array at address 0 (default: "
+                            "1 MiB of zeros); its size is the memory's");
             run->add_option("--mem-out", r->mem_out, "write the memory at the end, the same extent");
             run->add_option("--json", r->json, "write the end state and how the run ended as JSON");
             run->add_option("--engine", r->engine, "what runs it: the reference model")

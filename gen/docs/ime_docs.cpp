@@ -50,7 +50,8 @@ std::string holds(const ImeField& f) {
 
 /// A section per format: its role, its syntax and its fields; `opcode`
 /// the text for the opcode field (the IME's one opcode, or "per instruction").
-std::string formats_section(const std::vector<ImeFormat>& formats, const std::string& level, const std::string& opcode) {
+std::string formats_section(const std::vector<ImeFormat>& formats, const std::string& level,
+                            const std::string& opcode) {
   std::string o;
   for (const auto& f : formats) {
     std::string syntax;
@@ -179,8 +180,9 @@ std::string render_ime_markdown(const ImeSpec& s) {
   o += rt.str();
 
   o += "## Formats\n\n";
-  o += formats_section(s.formats, "###",
-                       fmt::format("the opcode, `{}`", bit_string(s.opcode >> s.opcode_lsb, s.opcode_msb - s.opcode_lsb + 1)));
+  o += formats_section(
+      s.formats, "###",
+      fmt::format("the opcode, `{}`", bit_string(s.opcode >> s.opcode_lsb, s.opcode_msb - s.opcode_lsb + 1)));
 
   o += "## Data types and signedness\n\n";
   Table dt({"type", "bits", "DT", "meaning"});

@@ -34,8 +34,7 @@ std::uint32_t parse_vreg(const std::string& text, const std::string& mnemonic, c
 }
 
 /// An immediate's expression, evaluated over the symbols.
-std::int64_t evaluate(const std::string& text, const std::string& mnemonic, const ImeOperand& o,
-                      const Scope& symbols) {
+std::int64_t evaluate(const std::string& text, const std::string& mnemonic, const ImeOperand& o, const Scope& symbols) {
   if (text.empty()) bad(fmt::format("{}: operand {} is empty", mnemonic, o.name));
   try {
     return Expr::parse(text).eval(symbols ? symbols : Scope([](std::string_view) { return std::nullopt; }));
@@ -61,8 +60,7 @@ std::uint32_t parse_simm(const std::string& text, const std::string& mnemonic, c
   return static_cast<std::uint32_t>(v) & ones(o.width);
 }
 
-std::uint32_t parse_xreg(const ImeHost& h, const std::string& text, const std::string& mnemonic,
-                         const ImeOperand& o) {
+std::uint32_t parse_xreg(const ImeHost& h, const std::string& text, const std::string& mnemonic, const ImeOperand& o) {
   if (const auto r = h.xreg(text)) return static_cast<std::uint32_t>(*r);
   bad(fmt::format("{}: operand {} takes a scalar register (x0 .. x31 or an ABI name: zero, ra, sp, ..., t6), not '{}'",
                   mnemonic, o.name, text));

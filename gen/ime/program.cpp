@@ -39,7 +39,9 @@ std::int64_t sign_extend(std::uint64_t v, int bits) {
   return static_cast<std::int64_t>(v ^ sign) - static_cast<std::int64_t>(sign);
 }
 
-bool fits_signed(std::int64_t v, int bits) { return v >= -(std::int64_t{1} << (bits - 1)) && v < (std::int64_t{1} << (bits - 1)); }
+bool fits_signed(std::int64_t v, int bits) {
+  return v >= -(std::int64_t{1} << (bits - 1)) && v < (std::int64_t{1} << (bits - 1));
+}
 
 /// One step of li's sequence: an operation and its immediate.
 struct Step {
@@ -162,7 +164,8 @@ class Assembler {
     if (!st.mnemonic.empty() && st.mnemonic[0] == '.')
       throw Error("ime.asm", fmt::format("unknown directive '{}' (the directives: .equ, .set, .word, .text, .globl)",
                                          st.mnemonic));
-    if (st.mnemonic.rfind(spec_.mnemonic_prefix, 0) == 0) return emit(encode(spec_, parse(spec_, stmt, symbols())), stmt);
+    if (st.mnemonic.rfind(spec_.mnemonic_prefix, 0) == 0)
+      return emit(encode(spec_, parse(spec_, stmt, symbols())), stmt);
     for (const auto& p : spec_.host.pseudo_instructions)
       if (p.mnemonic == st.mnemonic) return pseudo(p, st, stmt);
     emit(encode(spec_, parse_host(spec_, stmt, symbols())), stmt);
@@ -186,8 +189,8 @@ class Assembler {
     if (p.expansion == "materialise") {
       const auto rd = spec_.host.xreg(st.args[0]);
       if (!rd)
-        throw Error("ime.asm", fmt::format("{}: operand {} takes a scalar register, not '{}'", p.mnemonic,
-                                           p.syntax[0], st.args[0]));
+        throw Error("ime.asm", fmt::format("{}: operand {} takes a scalar register, not '{}'", p.mnemonic, p.syntax[0],
+                                           st.args[0]));
       for (const auto& text : materialise(spec_, *rd, li_value(st.args[1], p.mnemonic)))
         emit(encode(spec_, parse_host(spec_, text)), stmt);
       return;
@@ -240,8 +243,9 @@ std::vector<std::string> materialise(const ImeSpec& spec, int rd, std::int64_t v
   std::vector<std::string> out;
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const std::string from = k == 0 ? "zero" : reg;
-    out.push_back(std::string(steps[k].op) == "lui" ? fmt::format("lui {}, {}", reg, steps[k].imm)
-                                                    : fmt::format("{} {}, {}, {}", steps[k].op, reg, from, steps[k].imm));
+    out.push_back(std::string(steps[k].op) == "lui"
+                      ? fmt::format("lui {}, {}", reg, steps[k].imm)
+                      : fmt::format("{} {}, {}, {}", steps[k].op, reg, from, steps[k].imm));
   }
   return out;
 }

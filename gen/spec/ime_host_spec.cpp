@@ -36,8 +36,8 @@ ImeVtypeField read_vtype_field(const YAML::Node& n, const ImeSpec& s) {
     YamlMap vm(vn, s.path, "a vtype value");
     ImeVtypeValue v;
     v.name = vm.str("name");
-    v.code = read_bit_string(vm.str("code"), f.msb - f.lsb + 1, fmt::format("{} value {}", what, v.name),
-                             vm.loc("code"));
+    v.code =
+        read_bit_string(vm.str("code"), f.msb - f.lsb + 1, fmt::format("{} value {}", what, v.name), vm.loc("code"));
     std::tie(v.num, v.den) = read_ratio(vm.str("value"), fmt::format("{} value {}", what, v.name), vm.loc("value"));
     vm.finish();
     for (const auto& o : f.values)
@@ -80,7 +80,8 @@ HostInstruction read_instruction(const YAML::Node& n, const ImeSpec& s, const Im
   in.operation = m.str("operation");
   if (m.has("eew")) {
     in.eew = static_cast<int>(m.integer_in("eew", 8, h.elen, kSpec));
-    if ((in.eew & (in.eew - 1)) != 0) fail(fmt::format("{}: eew {} is not a power of two", in.mnemonic, in.eew), in.loc);
+    if ((in.eew & (in.eew - 1)) != 0)
+      fail(fmt::format("{}: eew {} is not a power of two", in.mnemonic, in.eew), in.loc);
   }
   const ImeFormat* f = by_name(h.formats, in.format);
   if (!f) fail(fmt::format("{}: format {} is not a host format", in.mnemonic, in.format), m.loc("format"));
@@ -144,7 +145,8 @@ ImeHost read_host(const YAML::Node& n, const ImeSpec& s) {
         fail(fmt::format("CSR {} has {}'s number", h.csrs[i].name, h.csrs[j].name), h.csrs[i].loc);
   h.rules = read_named<ImeRule>(m, "rules", "host rule",
                                 [&](const YAML::Node& rn) { return read_name_role<ImeRule>(rn, s.path, "a rule"); });
-  h.formats = read_named<ImeFormat>(m, "formats", "host format", [&](const YAML::Node& fn) { return read_format(fn, s); });
+  h.formats =
+      read_named<ImeFormat>(m, "formats", "host format", [&](const YAML::Node& fn) { return read_format(fn, s); });
   for (const auto& f : h.formats)
     if (by_name(s.formats, f.name)) fail(fmt::format("host format {} has an smt.* format's name", f.name), f.loc);
   for (const auto& in : m.seq("instructions")) {
@@ -152,13 +154,12 @@ ImeHost read_host(const YAML::Node& n, const ImeSpec& s) {
     if (h.instruction(i.mnemonic)) fail(fmt::format("host instruction {} is listed twice", i.mnemonic), i.loc);
     for (const auto& o : h.instructions)
       if (((i.match ^ o.match) & i.mask & o.mask) == 0)
-        fail(fmt::format("{} (MATCH {:08X} MASK {:08X}) overlaps {}: a word would decode as both", i.mnemonic,
-                         i.match, i.mask, o.mnemonic),
+        fail(fmt::format("{} (MATCH {:08X} MASK {:08X}) overlaps {}: a word would decode as both", i.mnemonic, i.match,
+                         i.mask, o.mnemonic),
              i.loc);
     for (const auto& o : s.instructions)
       if (((i.match ^ o.match) & i.mask & o.mask) == 0)
-        fail(fmt::format("{} (MATCH {:08X}) overlaps {}: a word would decode as both", i.mnemonic, i.match,
-                         o.label()),
+        fail(fmt::format("{} (MATCH {:08X}) overlaps {}: a word would decode as both", i.mnemonic, i.match, o.label()),
              i.loc);
     h.instructions.push_back(i);
   }

@@ -260,7 +260,8 @@ ImeInstruction read_instruction(const YAML::Node& n, const ImeSpec& s) {
   if (!c) fail(fmt::format("{}: class {} is not defined", what, in.cls), m.loc("class"));
   for (const auto& [op, count] : c->registers) {
     const ImeOperand* o = f->operand(op);
-    if (!o || (o->kind != ImeOperandKind::Vreg && o->kind != ImeOperandKind::VregEven && o->kind != ImeOperandKind::Vsel))
+    if (!o ||
+        (o->kind != ImeOperandKind::Vreg && o->kind != ImeOperandKind::VregEven && o->kind != ImeOperandKind::Vsel))
       fail(fmt::format("{}: class {} counts registers of {}, which format {} has no register operand for", what,
                        c->name, op, f->name),
            in.loc);

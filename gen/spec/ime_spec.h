@@ -150,7 +150,9 @@ struct ImeVtypeField {
   int msb = 0, lsb = 0;
   std::vector<ImeVtypeValue> values;
   SourceLoc loc;
-  [[nodiscard]] std::uint32_t code_of(std::uint32_t vtypei) const { return (vtypei >> lsb) & ((1U << (msb - lsb + 1)) - 1U); }
+  [[nodiscard]] std::uint32_t code_of(std::uint32_t vtypei) const {
+    return (vtypei >> lsb) & ((1U << (msb - lsb + 1)) - 1U);
+  }
   [[nodiscard]] const ImeVtypeValue* value_of(std::uint32_t vtypei) const;
 };
 
@@ -192,8 +194,8 @@ struct HostPseudo {
 /// registers, vtype, the CSRs, the instructions and their formats.
 struct ImeHost {
   int xlen = 64, elen = 64;
-  std::vector<std::string> xregs;                           ///< x0 .. x31's ABI names
-  std::vector<std::pair<std::string, int>> xreg_aliases;    ///< another name, its register
+  std::vector<std::string> xregs;                         ///< x0 .. x31's ABI names
+  std::vector<std::pair<std::string, int>> xreg_aliases;  ///< another name, its register
   std::vector<ImeVtypeField> vtype;
   std::vector<ImeCsr> csrs;
   std::vector<ImeRule> rules;

@@ -22,9 +22,8 @@ namespace tpugen::ime_read {
 inline constexpr std::string_view kSpec = "ime.spec";
 
 inline constexpr ImeOperandKind kOperandKinds[] = {
-    ImeOperandKind::Vreg, ImeOperandKind::VregEven, ImeOperandKind::Vsel,    ImeOperandKind::Uimm,
-    ImeOperandKind::Simm, ImeOperandKind::Xreg,     ImeOperandKind::XregMem, ImeOperandKind::Csr,
-    ImeOperandKind::Vtype};
+    ImeOperandKind::Vreg, ImeOperandKind::VregEven, ImeOperandKind::Vsel, ImeOperandKind::Uimm, ImeOperandKind::Simm,
+    ImeOperandKind::Xreg, ImeOperandKind::XregMem,  ImeOperandKind::Csr,  ImeOperandKind::Vtype};
 
 [[noreturn]] void fail(const std::string& message, const SourceLoc& where);
 

@@ -17,6 +17,7 @@
 #include "model/ime/fp16.h"
 #include "model/ime/matrix_unit.h"
 #include "spec/ime_spec.h"
+#include "test_support.h"
 
 using namespace tpugen;
 using ime::MatrixState;
@@ -154,7 +155,8 @@ TEST_CASE("ime model: base and sliding-window instructions equal a plain matmul 
         const auto c = c_tile(s, vd, c0.size());
         for (int r = 0; r < e.m; ++r)
           for (int col = 0; col < e.n; ++col) {
-            const std::int64_t sum = c0[static_cast<std::size_t>(r * e.n + col)] + plain_dot(a, r + slide, bt, col, e.k);
+            const std::int64_t sum =
+                c0[static_cast<std::size_t>(r * e.n + col)] + plain_dot(a, r + slide, bt, col, e.k);
             CHECK(c[static_cast<std::size_t>(r * e.n + col)] ==
                   static_cast<std::int32_t>(static_cast<std::uint32_t>(sum)));
           }
@@ -284,8 +286,8 @@ TEST_CASE("ime model: every rule of execution, broken, is the illegal-instructio
   // At LMUL 2 the groups are two registers (vpack's destination four), each aligned to its size.
   CHECK(rule_of("A60", "smt.vpack.vv v4, v8, v10, 3", 2) == "legal");  // 512-bit chunks fit VLEN x 2
   CHECK(rule_of("A60", "smt.vpack.vv v4, v9, v10, 0", 2) == "lmul_group");
-  CHECK(rule_of("A60", "smt.vpack.vv v2, v8, v10, 0", 2) == "lmul_group");  // vd's four from v2
-  CHECK(rule_of("A60", "smt.vpack.vv v4, v6, v10, 0", 2) == "vd_disjoint");  // v4..v7 holds v6..v7
+  CHECK(rule_of("A60", "smt.vpack.vv v2, v8, v10, 0", 2) == "lmul_group");    // vd's four from v2
+  CHECK(rule_of("A60", "smt.vpack.vv v4, v6, v10, 0", 2) == "vd_disjoint");   // v4..v7 holds v6..v7
   CHECK(rule_of("A60", "smt.vnpack.vv v30, v8, v10, 0", 4) == "lmul_group");  // v30..v33
   MatrixState half(256);
   half.lmul = ime::Lmul{1, 2};
@@ -680,4 +682,40 @@ TEST_CASE("ime model: a class the model does not run yet is refused, not run wro
   sew16.sew = 16;  // vnpack4 from 16-bit sources: not defined
   CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), sew16),
                     Catch::Contains("are not defined"));
+}
+
+// A profile of one's own is a new entry of the spec, its tiles derived as
+// A60's and A100's are; the model runs it like them.
+TEST_CASE("ime model: a profile of one's own (VLEN 512) derives its tile and runs against the plain matmul") {
+  const std::string own =
+      test::edited_text(TPUGEN_SOURCE_DIR "/spec/ime.yaml", "profiles:\n",
+                        "profiles:\n  - name: X512\n    vlen: 512\n    supports:\n"
+                        "      - {sub_extension: Xsmti8i32mm, lambda: 2, sew: 32, w: 4, tile: [8, 8, 8]}\n");
+  const ImeSpec s = load_ime_spec_text(own, "own.yaml");
+  const ImeProfile& p = *s.profile("X512");
+  const ImeProfileEntry& e = *p.entry("Xsmti8i32mm");
+  CHECK((e.m == 8 && e.k == 8 && e.n == 8 && e.mul_c == 4));  // C: 8 x 8 int32, four registers of 512 bits
+  CHECK_THROWS_WITH(load_ime_spec_text(test::edited_text(TPUGEN_SOURCE_DIR "/spec/ime.yaml", "profiles:\n",
+                                                         "profiles:\n  - name: X512\n    vlen: 512\n    supports:\n"
+                                                         "      - {sub_extension: Xsmti8i32mm, lambda: 2, sew: 32, "
+                                                         "w: 4, tile: [4, 8, 4]}\n"),
+                                       "own.yaml"),
+                    Catch::Contains("the derivation gives a 8 x 8 x 8 tile, not the 4 x 8 x 4 written"));
+  std::mt19937_64 rng(512);
+  MatrixState st(p.vlen);
+  std::vector<std::int64_t> a(64), bt(64);
+  for (auto& x : a) x = draw_element(rng, 8, true);
+  for (auto& x : bt) x = draw_element(rng, 8, true);
+  for (std::size_t k = 0; k < 64; ++k) {
+    st.v.set(2, 8, k, static_cast<std::uint64_t>(a[k]));
+    st.v.set(3, 8, k, static_cast<std::uint64_t>(bt[k]));
+  }
+  REQUIRE_FALSE(ime::execute(s, p, ime::parse(s, "smt.vmadot v8, v2, v3"), st));
+  const auto c = c_tile(st, 8, 64);
+  for (int r = 0; r < 8; ++r)
+    for (int col = 0; col < 8; ++col)
+      CHECK(c[static_cast<std::size_t>(r * 8 + col)] == static_cast<std::int32_t>(plain_dot(a, r, bt, col, 8)));
+  // Its vd group is four registers: v8 .. v11, so a source in v10 overlaps it.
+  const auto illegal = ime::check(s, p, ime::parse(s, "smt.vmadot v8, v10, v3"), st);
+  CHECK((illegal && illegal->rule == "vd_disjoint"));
 }

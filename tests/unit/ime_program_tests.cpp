@@ -192,16 +192,25 @@ TEST_CASE("ime program: binaries are little-endian words, a truncated or empty o
 TEST_CASE("ime program: li makes any 64-bit value, in RISCVMatInt's sequences") {
   CHECK(ime::materialise(spec(), 10, 5) == std::vector<std::string>{"addi a0, zero, 5"});
   CHECK(ime::materialise(spec(), 10, -1) == std::vector<std::string>{"addi a0, zero, -1"});
-  CHECK(ime::materialise(spec(), 10, 0x12345678) ==
-        std::vector<std::string>{"lui a0, 74565", "addiw a0, a0, 1656"});
+  CHECK(ime::materialise(spec(), 10, 0x12345678) == std::vector<std::string>{"lui a0, 74565", "addiw a0, a0, 1656"});
   CHECK(ime::materialise(spec(), 10, 0x1000) == std::vector<std::string>{"lui a0, 1"});
   CHECK(ime::materialise(spec(), 10, std::int64_t{1} << 32) ==
         std::vector<std::string>{"addi a0, zero, 1", "slli a0, a0, 32"});
-  CHECK(ime::materialise(spec(), 10, INT64_MIN) ==
-        std::vector<std::string>{"addi a0, zero, -1", "slli a0, a0, 63"});
+  CHECK(ime::materialise(spec(), 10, INT64_MIN) == std::vector<std::string>{"addi a0, zero, -1", "slli a0, a0, 63"});
   std::mt19937_64 rng(64);
-  std::vector<std::int64_t> values = {0, 1, -1, 2047, -2048, 2048, 0x7FFFFFFF, 0x80000000LL, -0x80000000LL,
-                                      0xFFFFFFFFLL, INT64_MAX, INT64_MIN, 0x123456789ABCDEF0LL};
+  std::vector<std::int64_t> values = {0,
+                                      1,
+                                      -1,
+                                      2047,
+                                      -2048,
+                                      2048,
+                                      0x7FFFFFFF,
+                                      0x80000000LL,
+                                      -0x80000000LL,
+                                      0xFFFFFFFFLL,
+                                      INT64_MAX,
+                                      INT64_MIN,
+                                      0x123456789ABCDEF0LL};
   for (int k = 0; k < 3000; ++k) {
     const std::uint64_t r = rng();
     values.push_back(static_cast<std::int64_t>(k % 3 == 0 ? r << (rng() % 64) : k % 3 == 1 ? r >> (rng() % 64) : r));
@@ -210,7 +219,8 @@ TEST_CASE("ime program: li makes any 64-bit value, in RISCVMatInt's sequences") 
     const auto seq = ime::materialise(spec(), 11, v);
     INFO(fmt::format("li a1, {:#x}", static_cast<std::uint64_t>(v)));
     CHECK(seq.size() <= 8);
-    const Ran ran = run_text("A60", fmt::format("li a1, {}\n", v == INT64_MIN ? "0x8000000000000000" : std::to_string(v)));
+    const Ran ran =
+        run_text("A60", fmt::format("li a1, {}\n", v == INT64_MIN ? "0x8000000000000000" : std::to_string(v)));
     REQUIRE_FALSE(ran.r.stop);
     CHECK(ran.r.retired == seq.size());
     CHECK(ran.m.x[11] == static_cast<std::uint64_t>(v));
@@ -327,11 +337,11 @@ TEST_CASE("ime machine: MCPM.BF16 is bit 0 of CSR mcpm, csrrw returns the old va
 
 TEST_CASE("ime machine: the checker names every illegal instruction with its line, for the profile") {
   const auto p = ime::assemble(spec(),
-                               "smt.vmadot v16, v0, v8\n"        // legal on both
+                               "smt.vmadot v16, v0, v8\n"                // legal on both
                                "smt.vmadot.sp v16, v2, v8, v0, 0, i8\n"  // A60 has no sparse sub-extension
                                "vsetvli t0, zero, e8, m2\n"
-                               "smt.vmadot v16, v0, v8\n"        // LMUL 2
-                               "vle8.v v0, (zero)\n",            // an access fault is not the checker's
+                               "smt.vmadot v16, v0, v8\n"  // LMUL 2
+                               "vle8.v v0, (zero)\n",      // an access fault is not the checker's
                                "c.s");
   const auto a60 = ime::illegal_instructions(spec(), profile("A60"), p, false);
   REQUIRE(a60.size() == 2);
@@ -352,7 +362,8 @@ TEST_CASE("ime machine: the seed's vpack example (7.3.1): abab, cdcd, then a c b
   const auto run_example = [](int second_imm2) {
     ime::Machine m(spec(), profile("A60"), 256, false);
     for (std::size_t b = 0; b < 128; ++b) m.memory[b] = static_cast<std::uint8_t>(b);  // row r: bytes 32r ..
-    const auto p = ime::assemble(spec(), fmt::format(R"(.equ matrix_row_stride, 32
+    const auto p = ime::assemble(spec(),
+                                 fmt::format(R"(.equ matrix_row_stride, 32
 vsetvli  t0, x0, e8, m1, tu, mu
 vle8.v  v0, (a0)
 addi    a0, a0, matrix_row_stride
@@ -367,7 +378,7 @@ smt.vpack.vv v10, v2, v3, 0            // cdcd
 smt.vpack.vv v4, v8, v10, {0}
 smt.vpack.vv v6, v9, v11, {0}
 )",
-                                                     second_imm2),
+                                             second_imm2),
                                  "vpack.s");
     const auto r = ime::run(spec(), profile("A60"), p, m);
     REQUIRE_FALSE(r.stop);
@@ -382,10 +393,24 @@ smt.vpack.vv v6, v9, v11, {0}
   };
   using C = std::vector<std::pair<int, int>>;
   const C plain = run_example(0);
-  CHECK(C(plain.begin(), plain.begin() + 4) == C{{0, 0}, {1, 0}, {0, 1}, {1, 1}});      // v8: a0 b0 a1 b1
-  CHECK(C(plain.begin() + 4, plain.begin() + 8) == C{{2, 0}, {3, 0}, {2, 1}, {3, 1}});  // v10: c0 d0 c1 d1
+  CHECK(C(plain.begin(), plain.begin() + 4) == C{{0, 0}, {1, 0}, {0, 1}, {1, 1}});       // v8: a0 b0 a1 b1
+  CHECK(C(plain.begin() + 4, plain.begin() + 8) == C{{2, 0}, {3, 0}, {2, 1}, {3, 1}});   // v10: c0 d0 c1 d1
   CHECK(C(plain.begin() + 8, plain.begin() + 12) == C{{0, 0}, {2, 0}, {1, 0}, {3, 0}});  // v4: a0 c0 b0 d0
   const C wide = run_example(1);
-  CHECK(C(wide.begin() + 8, wide.end()) == C{{0, 0}, {1, 0}, {2, 0}, {3, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1},
-                                              {0, 2}, {1, 2}, {2, 2}, {3, 2}, {0, 3}, {1, 3}, {2, 3}, {3, 3}});
+  CHECK(C(wide.begin() + 8, wide.end()) == C{{0, 0},
+                                             {1, 0},
+                                             {2, 0},
+                                             {3, 0},
+                                             {0, 1},
+                                             {1, 1},
+                                             {2, 1},
+                                             {3, 1},
+                                             {0, 2},
+                                             {1, 2},
+                                             {2, 2},
+                                             {3, 2},
+                                             {0, 3},
+                                             {1, 3},
+                                             {2, 3},
+                                             {3, 3}});
 }

@@ -235,8 +235,9 @@ TEST_CASE("ime spec: the host's section loads and a broken one is refused with i
   CHECK_THAT(error_of(edited("operation: lui,    fixed: {opcode: \"0110111\"}",
                              "operation: lui,    fixed: {opcode: \"0101011\"}")),
              Catch::Contains("overlaps smt."));
-  CHECK_THAT(error_of(edited("{name: rs2, bits: [24, 20], operand: xreg}", "{name: rs2, bits: [24, 20], operand: freg}")),
-             Catch::Contains("operand kind 'freg' is none of"));
+  CHECK_THAT(
+      error_of(edited("{name: rs2, bits: [24, 20], operand: xreg}", "{name: rs2, bits: [24, 20], operand: freg}")),
+      Catch::Contains("operand kind 'freg' is none of"));
   CHECK_THAT(error_of(edited("{name: csr, bits: [31, 20], operand: csr}\n        - {name: rs1",
                              "{name: csr, bits: [31, 21], operand: csr}\n        - {name: rs1")),
              Catch::Contains("a csr field is 12 bit(s) wide"));

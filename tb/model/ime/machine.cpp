@@ -12,8 +12,8 @@ namespace tpugen::ime {
 
 namespace {
 
-constexpr std::string_view kOperations[] = {"add",      "addi", "addiw", "slli",    "lui",    "csrrw", "csrrwi",
-                                            "vsetvli", "vsetivli", "vle", "vse", "vmv_v_i", "vmv_v_x"};
+constexpr std::string_view kOperations[] = {"add",     "addi",     "addiw", "slli", "lui",     "csrrw",  "csrrwi",
+                                            "vsetvli", "vsetivli", "vle",   "vse",  "vmv_v_i", "vmv_v_x"};
 
 std::int64_t sign_extend(std::uint64_t v, int bits) {
   if (bits >= 64) return static_cast<std::int64_t>(v);
@@ -71,7 +71,8 @@ class Step {
                      static_cast<std::uint64_t>(sign_extend(xr("rs1") + static_cast<std::uint64_t>(simm("imm")), 32)));
     if (op == "slli") return write_x(d.operand("rd"), xr("rs1") << d.operand("shamt"));
     if (op == "lui")
-      return write_x(d.operand("rd"), static_cast<std::uint64_t>(sign_extend(std::uint64_t{d.operand("imm")} << 12, 32)));
+      return write_x(d.operand("rd"),
+                     static_cast<std::uint64_t>(sign_extend(std::uint64_t{d.operand("imm")} << 12, 32)));
     if (op == "csrrw" || op == "csrrwi") return csr_write(d, op == "csrrw" ? xr("rs1") : d.operand("uimm"));
     if (op == "vsetvli" || op == "vsetivli") return vset(d, op == "vsetvli");
     if (m_.vill) return illegal("vill", fmt::format("{} runs under an illegal vtype (vill)", d.instr->mnemonic));
@@ -144,11 +145,12 @@ class Step {
     const bool too_small = static_cast<long long>(emul.num) * 8 < emul.den;
     const bool too_big = emul.num > 8 * emul.den;
     if (too_small || too_big)
-      return illegal("vreg_group", fmt::format("{}: its register group would be {} registers (1/8 .. 8)", mnemonic,
-                                               emul.str()));
+      return illegal("vreg_group",
+                     fmt::format("{}: its register group would be {} registers (1/8 .. 8)", mnemonic, emul.str()));
     const std::uint32_t regs = emul.num >= emul.den ? static_cast<std::uint32_t>(emul.num / emul.den) : 1U;
     if (first % regs != 0 || first + regs > 32)
-      return illegal("vreg_group", fmt::format("{}: v{} does not start a group of {} registers", mnemonic, first, regs));
+      return illegal("vreg_group",
+                     fmt::format("{}: v{} does not start a group of {} registers", mnemonic, first, regs));
     return std::nullopt;
   }
 
@@ -222,8 +224,8 @@ namespace {
 void require_operations(const ImeSpec& spec) {
   for (const auto& i : spec.host.instructions)
     if (std::find(std::begin(kOperations), std::end(kOperations), i.operation) == std::end(kOperations))
-      throw Error("ime.model", fmt::format("{}: the model does not implement the operation {}", i.mnemonic,
-                                           i.operation));
+      throw Error("ime.model",
+                  fmt::format("{}: the model does not implement the operation {}", i.mnemonic, i.operation));
 }
 
 }  // namespace

@@ -70,6 +70,6 @@ struct RunResult {
 /// scalar registers, vtype and MCPM follow from the program alone). Access
 /// faults, which depend on the memory a run is given, are not reported.
 [[nodiscard]] std::vector<Stop> illegal_instructions(const ImeSpec& spec, const ImeProfile& profile,
-                                                      const Program& program, bool bf16);
+                                                     const Program& program, bool bf16);
 
 }  // namespace tpugen::ime

@@ -167,7 +167,8 @@ void quant_matmul(const ImeSpec& spec, const ImeClass& cls, const ImeProfileEntr
   };
   const auto round = [&](double x) -> std::uint64_t { return s.bf16 ? round_to_bf16(x) : round_to_fp16(x); };
   const auto k = static_cast<std::size_t>(e.k), n = static_cast<std::size_t>(e.n);
-  const std::size_t group = static_cast<std::size_t>(d.operand("imm3")) * static_cast<std::size_t>(cls.group_bits / e.sew);
+  const std::size_t group =
+      static_cast<std::size_t>(d.operand("imm3")) * static_cast<std::size_t>(cls.group_bits / e.sew);
   for (std::size_t p = 0; p < static_cast<std::size_t>(e.m) * n; ++p) {
     const std::size_t c = p % n;
     const std::int64_t sum = dot(s, el, vs1, vs2, p / n, c, k);
@@ -208,10 +209,11 @@ void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
     return;
   }
   // vupack: the chunks of vs1 || vs2 in turn, the even ones to vd, the odd
-  // ones to vd+1 (at LMUL > 1: to the groups from vd and from vd + LMUL). The seed's form (vs1's and vs2's even chunks to vd's two
-  // halves) is the same wherever a register holds two chunks or more, and
-  // this one also covers pack_len = VLEN, where the seed's loop runs no
-  // iteration: vupack then copies, as vpack does (tpugen's decision).
+  // ones to vd+1 (at LMUL > 1: to the groups from vd and from vd + LMUL).
+  // The seed's form (vs1's and vs2's even chunks to vd's two halves) is the
+  // same wherever a register holds two chunks or more, and this one also
+  // covers pack_len = VLEN, where the seed's loop runs no iteration: vupack
+  // then copies, as vpack does (tpugen's decision).
   for (std::size_t j = 0; j < 2 * chunks; ++j) {
     const std::vector<std::uint64_t>& src = j < chunks ? a : b;
     const std::size_t from = (j % chunks) * n;
@@ -282,7 +284,7 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
   const ImeProfileEntry* entry = profile.entry(i.sub_extension);
   for (const auto& rule : c.rules) {
     // A rule the spec names and this model does not know would go unchecked.
-    static constexpr std::string_view kKnown[] = {"sub_extension", "lmul_one", "vs1_even",   "vd_disjoint",
+    static constexpr std::string_view kKnown[] = {"sub_extension", "lmul_one",    "vs1_even", "vd_disjoint",
                                                   "mask_segment",  "scale_group", "pack_len", "lmul_group"};
     if (std::find(std::begin(kKnown), std::end(kKnown), rule) == std::end(kKnown))
       throw Error("ime.model", fmt::format("{}: the model does not know the rule {}", i.label(), rule));
