@@ -289,6 +289,11 @@ TEST_CASE("ime model: every rule of execution, broken, is the illegal-instructio
   CHECK(rule_of("A60", "smt.vpack.vv v2, v8, v10, 0", 2) == "lmul_group");    // vd's four from v2
   CHECK(rule_of("A60", "smt.vpack.vv v4, v6, v10, 0", 2) == "vd_disjoint");   // v4..v7 holds v6..v7
   CHECK(rule_of("A60", "smt.vnpack.vv v30, v8, v10, 0", 4) == "lmul_group");  // v30..v33
+  // The narrowing forms the seed defines: 2 x SEW sources of at most 64 bits, in chunks that hold one.
+  CHECK(rule_of("A100", "smt.vnpack4.vv v2, v4, v6, 0", 1, 16) == "narrow_widths");  // nibbles from 16-bit sources
+  CHECK(rule_of("A100", "smt.vnpack.vv v2, v4, v6, 3", 1, 64) == "narrow_widths");   // 128-bit sources
+  CHECK(rule_of("A100", "smt.vnspack.vv v2, v4, v6, 0", 1, 32) == "narrow_widths");  // 64-bit sources, 32-bit chunks
+  CHECK(rule_of("A100", "smt.vnspack.vv v2, v4, v6, 1", 1, 32) == "legal");
   MatrixState half(256);
   half.lmul = ime::Lmul{1, 2};
   const auto frac = ime::check(spec(), profile("A60"), instr("smt.vpack.vv v4, v8, v10, 0"), half);
@@ -677,11 +682,14 @@ TEST_CASE("ime model: a rule the spec names and the model does not know stops th
                     Catch::Contains("does not know the rule vd_odd"));
 }
 
-TEST_CASE("ime model: a class the model does not run yet is refused, not run wrongly") {
-  MatrixState sew16(1024);
-  sew16.sew = 16;  // vnpack4 from 16-bit sources: not defined
-  CHECK_THROWS_WITH(ime::execute(spec(), profile("A100"), instr("smt.vnpack4.vv v2, v4, v6, 0"), sew16),
-                    Catch::Contains("are not defined"));
+TEST_CASE("ime model: an instruction the spec adds and the model does not know is refused, not run wrongly") {
+  const ImeSpec edited = load_ime_spec_text(
+      test::edited_text(TPUGEN_SOURCE_DIR "/spec/ime.yaml", "{mnemonic: smt.vnspack4.vv,", "{mnemonic: smt.vnspack8.vv,"),
+      "edited.yaml");
+  MatrixState s(256);
+  CHECK_THROWS_WITH(
+      ime::execute(edited, *edited.profile("A60"), ime::parse(edited, "smt.vnspack8.vv v2, v4, v6, 0"), s),
+      Catch::Contains("not a narrowing form the model knows"));
 }
 
 // A profile of one's own is a new entry of the spec, its tiles derived as

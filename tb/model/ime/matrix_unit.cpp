@@ -222,6 +222,26 @@ void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
   }
 }
 
+/// A narrowing instruction's form, by mnemonic.
+struct NarrowForm {
+  std::string_view mnemonic;
+  bool to_nibbles, saturate;
+};
+
+const NarrowForm& narrow_form(const Decoded& d) {
+  static constexpr NarrowForm kForms[] = {{"smt.vnpack.vv", false, false},
+                                          {"smt.vnspack.vv", false, true},
+                                          {"smt.vnpack4.vv", true, false},
+                                          {"smt.vnspack4.vv", true, true}};
+  for (const auto& f : kForms)
+    if (f.mnemonic == d.instr->mnemonic) return f;
+  throw Error("ime.model", fmt::format("{}: not a narrowing form the model knows", d.instr->mnemonic));
+}
+
+/// The width of a narrowing instruction's source elements: 2 x SEW, or SEW
+/// for the nibble forms.
+int narrow_source_bits(const NarrowForm& f, const MatrixState& s) { return f.to_nibbles ? s.sew : 2 * s.sew; }
+
 /// smt.vnpack.vv / smt.vnspack.vv (seed 7.5): vtype's SEW is the narrow
 /// destination's width, the sources' elements 2 x SEW; each pack_len-bit
 /// chunk of vs1 and then of vs2, narrowed, goes to vd in turn. vnpack keeps
@@ -234,27 +254,13 @@ void pack(const ImeClass& cls, const Decoded& d, MatrixState& s) {
 /// elements a chunk and restarts its output at every chunk (D23); tpugen
 /// reads it as vnpack's nibble counterpart: each pack_len-bit chunk of vs1,
 /// then of vs2, narrowed, the bytes one after another, which fills vd
-/// exactly. Another SEW is not defined by it (refused, ime.model).
+/// exactly. Another SEW is not defined by it (the rule narrow_widths).
 void narrow(const ImeClass& cls, const Decoded& d, MatrixState& s) {
-  struct Form {
-    std::string_view mnemonic;
-    bool to_nibbles, saturate;
-  };
-  static constexpr Form kForms[] = {{"smt.vnpack.vv", false, false},
-                                    {"smt.vnspack.vv", false, true},
-                                    {"smt.vnpack4.vv", true, false},
-                                    {"smt.vnspack4.vv", true, true}};
-  const Form* form = nullptr;
-  for (const auto& f : kForms)
-    if (f.mnemonic == d.instr->mnemonic) form = &f;
-  if (!form) throw Error("ime.model", fmt::format("{}: not a narrowing form the model knows", d.instr->mnemonic));
-  const bool to_nibbles = form->to_nibbles, saturate = form->saturate;
-  const int out_bits = to_nibbles ? 4 : s.sew, in_bits = to_nibbles ? s.sew : 2 * s.sew;
+  const NarrowForm& form = narrow_form(d);
+  const bool to_nibbles = form.to_nibbles, saturate = form.saturate;
+  const int out_bits = to_nibbles ? 4 : s.sew, in_bits = narrow_source_bits(form, s);
   const long long vlen = s.lmul.times(s.v.vlen());  // the bits of a source group
   const int len = pack_len_of(cls, d, s);
-  if ((to_nibbles && s.sew != 8) || in_bits > 64 || len < in_bits)
-    throw Error("ime.model", fmt::format("{}: {}-bit chunks of {}-bit sources (SEW {}) are not defined",
-                                         d.instr->mnemonic, len, in_bits, s.sew));
   const auto ns = static_cast<std::size_t>(len / in_bits);
   const auto per_reg = static_cast<std::size_t>(vlen / in_bits);
   const auto cut = [&](std::uint64_t raw) -> std::uint64_t {
@@ -285,7 +291,7 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
   for (const auto& rule : c.rules) {
     // A rule the spec names and this model does not know would go unchecked.
     static constexpr std::string_view kKnown[] = {"sub_extension", "lmul_one",    "vs1_even", "vd_disjoint",
-                                                  "mask_segment",  "scale_group", "pack_len", "lmul_group"};
+                                                  "mask_segment",  "scale_group", "pack_len", "lmul_group", "narrow_widths"};
     if (std::find(std::begin(kKnown), std::end(kKnown), rule) == std::end(kKnown))
       throw Error("ime.model", fmt::format("{}: the model does not know the rule {}", i.label(), rule));
     if (rule == "sub_extension" && !profile.supports_sub_extension(i.sub_extension))
@@ -303,6 +309,13 @@ std::optional<Illegal> check(const ImeSpec& spec, const ImeProfile& profile, con
           return Illegal{rule, fmt::format("{}: at LMUL = {}, {} = v{} does not start a group of {} registers",
                                            i.label(), s.lmul.str(), op, first, size)};
       }
+    }
+    if (rule == "narrow_widths") {
+      const NarrowForm& form = narrow_form(d);
+      const int in_bits = narrow_source_bits(form, s), len = pack_len_of(c, d, s);
+      if ((form.to_nibbles && s.sew != 8) || in_bits > 64 || len < in_bits)
+        return Illegal{rule, fmt::format("{}: {}-bit sources (SEW {}) in {}-bit chunks are not defined", i.label(),
+                                         in_bits, s.sew, len)};
     }
     if (rule == "vs1_even" && d.operand("vs1") % 2 != 0)
       return Illegal{rule, fmt::format("{} needs an even vs1, not v{}", i.label(), d.operand("vs1"))};

@@ -7,8 +7,9 @@
 /// block-quantised .hp), the fp16/bf16 widening ones (vfwmadot,
 /// vfwmadot1/2/3), and the layout instructions, on register groups at
 /// LMUL > 1. What the seed leaves undefined (vnpack4 from other than 8-bit
-/// sources) and a class the spec adds are refused with Error("ime.model")
-/// rather than run wrongly.
+/// sources, ...) is illegal by the rule narrow_widths; a class, rule or form
+/// the spec adds and the model does not know is refused with
+/// Error("ime.model") rather than run wrongly.
 #pragma once
 
 #include <fmt/format.h>
