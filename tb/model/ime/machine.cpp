@@ -98,6 +98,9 @@ class Step {
     if (!c)
       return illegal("csr", fmt::format("{} names CSR {:#x}, which this machine does not have", d.instr->mnemonic,
                                         d.operand("csr")));
+    // The machine has one CSR, MCPM; another the spec adds is not modelled.
+    if (c->name != "mcpm")
+      throw Error("ime.model", fmt::format("{}: the model does not implement CSR {}", d.instr->mnemonic, c->name));
     // Only the fields the spec gives hold a value; the other bits read 0.
     std::uint64_t writable = 0;
     for (const auto& f : c->fields)
