@@ -8,12 +8,12 @@
 # not run here. Ends with each phase's wall time (.ci/run passes the install
 # phase's in TPUGEN_CI_INSTALL_SECONDS).
 #
-# The sanitizer build and its tests, then the libFuzzer build and its smoke
-# run, run beside the main CTest run: they share nothing (build-debug/ and
-# build-fuzz/ against build/), and the whole takes less wall time than in a
-# row, though both cores are busy most of the time (on 2 cores the
-# sanitizer job, starved while CTest runs, finishes a few minutes after it).
-# Their log is build/sanitize.log.
+# The sanitizer build and its tests, and the libFuzzer build and its smoke
+# run, run beside the main CTest run as two jobs: they share nothing
+# (build-debug/ and build-fuzz/ against build/), and the whole takes less
+# wall time than in a row, though both cores are busy most of the time (on 2
+# cores the sanitizer job, starved while CTest runs, finishes a few minutes
+# after it). Their logs are build/sanitize.log and build/fuzz-smoke.log.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,30 +45,48 @@ mkdir -p build
 if command -v ccache > /dev/null; then
   export OBJCACHE=ccache CCACHE_DIR="$PWD/build/ccache" CCACHE_BASEDIR="$PWD"
 fi
-t_sanitize=$SECONDS
-# Both run even when the first fails: each failure is its own finding.
-{
-  rc=0
-  bash ci/sanitize.sh || rc=1
-  # 10 s a harness (the script's default is 20): the smoke is on CI's
-  # longest path, beside CTest; longer runs are by hand.
-  bash ci/fuzz-smoke.sh 10 || rc=1
-  exit "$rc"
-} > build/sanitize.log 2>&1 &
+# Two jobs beside CTest, each failure its own finding: the sanitizer build
+# and its tests, and the libFuzzer build and its smoke run (10 s a harness,
+# the script's default being 20; longer runs are by hand). The sanitizer job
+# is CI's longest path; CTest, which finishes minutes before it, has the
+# slack that the fuzz job takes, instead of running after the sanitizers.
+# job NAME COMMAND...: COMMAND in the background, its output in build/NAME.log
+# and its wall time in build/NAME.seconds.
+job() {
+  local name=$1
+  shift
+  (
+    start=$SECONDS
+    rc=0
+    "$@" > "build/$name.log" 2>&1 || rc=$?
+    echo "$((SECONDS - start))" > "build/$name.seconds"
+    exit "$rc"
+  ) &
+}
+job sanitize bash ci/sanitize.sh
 sanitize=$!
+job fuzz-smoke bash ci/fuzz-smoke.sh 10
+fuzz_smoke=$!
 
 status=0
 t=$SECONDS
 ctest --preset default -j2 || status=1
 phases+=("ctest (default preset)|$((SECONDS - t))")
 
-if wait "$sanitize"; then
-  grep -E "^ci/(sanitize|fuzz-smoke).sh: " build/sanitize.log
-else
-  cat build/sanitize.log
-  echo "ci/test.sh: ci/sanitize.sh or ci/fuzz-smoke.sh FAILED (log above: build/sanitize.log)" >&2
-  status=1
-fi
-phases+=("sanitizers + libFuzzer smoke (beside ctest)|$((SECONDS - t_sanitize))")
+# Each job's verdict line, or its whole log when it failed.
+finish() {
+  local pid=$1 log=$2 script=$3
+  if wait "$pid"; then
+    grep -E "^ci/${script}: " "$log"
+  else
+    cat "$log"
+    echo "ci/test.sh: ci/${script} FAILED (log above: $log)" >&2
+    status=1
+  fi
+}
+finish "$fuzz_smoke" build/fuzz-smoke.log fuzz-smoke.sh
+phases+=("libFuzzer build and smoke (beside ctest)|$(cat build/fuzz-smoke.seconds)")
+finish "$sanitize" build/sanitize.log sanitize.sh
+phases+=("sanitizer build and tests (beside ctest)|$(cat build/sanitize.seconds)")
 phases+=("total of ci/test.sh|$SECONDS")
 exit "$status"
