@@ -88,3 +88,13 @@ TEST_CASE("random garbage never escapes as anything but ExprError", "[expr][fuzz
   }
   SUCCEED("no crash and no foreign exception");
 }
+
+TEST_CASE("hexadecimal literals are 64-bit two's complement patterns", "[expr]") {
+  CHECK(ev("0x7C0") == 0x7C0);
+  CHECK(ev("0X10 + 0xf") == 31);
+  CHECK(ev("0xFFFFFFFFFFFFFFFF") == -1);
+  CHECK(ev("0x8000000000000000") == INT64_MIN);
+  CHECK(rule_of("0x") == "expr.syntax");
+  CHECK(rule_of("0x1g") == "expr.syntax");
+  CHECK(rule_of("0x10000000000000000") == "expr.overflow");  // 17 digits: past 64 bits
+}
