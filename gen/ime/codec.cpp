@@ -4,6 +4,7 @@
 
 #include <cctype>
 
+#include "util/bits.h"
 #include "util/text.h"
 
 namespace tpugen::ime {
@@ -119,14 +120,12 @@ std::uint32_t parse_vtype(const ImeHost& h, const std::vector<std::string>& part
 /// and no reserved bit is set, else the number.
 std::string vtype_text(const ImeHost& h, std::uint32_t v) {
   std::string text;
-  std::uint32_t covered = 0;
   for (const auto& f : h.vtype) {
     const ImeVtypeValue* x = f.value_of(v);
     if (!x) return fmt::format("{:#x}", v);
     text += (text.empty() ? "" : ", ") + x->name;
-    covered |= ones(f.msb - f.lsb + 1) << f.lsb;
   }
-  return (v & ~covered) != 0 ? fmt::format("{:#x}", v) : text;
+  return h.vtype_reserved_bits(v) != 0 ? fmt::format("{:#x}", v) : text;
 }
 
 template <class Instr>
@@ -165,10 +164,8 @@ std::string operand_text(const ImeSpec& spec, const ImeOperand& o, std::uint32_t
       return spec.host.xregs.at(v);
     case ImeOperandKind::XregMem:
       return fmt::format("({})", spec.host.xregs.at(v));
-    case ImeOperandKind::Simm: {
-      const std::uint32_t sign = 1U << (o.width - 1);
-      return fmt::format("{}", static_cast<std::int64_t>(v ^ sign) - static_cast<std::int64_t>(sign));
-    }
+    case ImeOperandKind::Simm:
+      return fmt::format("{}", sign_extend(v, o.width));
     case ImeOperandKind::Csr:
       if (const ImeCsr* c = spec.host.csr(v)) return c->name;
       return fmt::format("{:#x}", v);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "ime/codec.h"
+#include "util/bits.h"
 #include "util/file_io.h"
 #include "util/text.h"
 
@@ -31,12 +32,6 @@ std::size_t label_length(std::string_view code) {
   if (i == code.size() || std::isdigit(static_cast<unsigned char>(code[i]))) return 0;
   while (i < code.size() && is_ident_char(code[i])) ++i;
   return i > start && i < code.size() && code[i] == ':' ? i + 1 : 0;
-}
-
-std::int64_t sign_extend(std::uint64_t v, int bits) {
-  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
-  v &= (sign << 1) - 1;
-  return static_cast<std::int64_t>(v ^ sign) - static_cast<std::int64_t>(sign);
 }
 
 bool fits_signed(std::int64_t v, int bits) {

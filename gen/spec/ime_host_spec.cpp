@@ -220,4 +220,9 @@ const ImeCsr* ImeHost::csr(std::uint32_t number) const {
 
 const ImeVtypeField* ImeHost::vtype_field(std::string_view n) const { return by_name(vtype, n); }
 
+std::uint32_t ImeHost::vtype_reserved_bits(std::uint32_t vtypei) const {
+  for (const auto& f : vtype) vtypei &= ~(((1U << (f.msb - f.lsb + 1)) - 1U) << f.lsb);
+  return vtypei;
+}
+
 }  // namespace tpugen

@@ -211,6 +211,8 @@ struct ImeHost {
   [[nodiscard]] const ImeCsr* csr(std::string_view name) const;
   [[nodiscard]] const ImeCsr* csr(std::uint32_t number) const;
   [[nodiscard]] const ImeVtypeField* vtype_field(std::string_view name) const;
+  /// The bits of a vtype immediate in none of vtype's fields (reserved).
+  [[nodiscard]] std::uint32_t vtype_reserved_bits(std::uint32_t vtypei) const;
 };
 
 struct ImeSpec {

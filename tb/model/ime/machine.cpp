@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "ime/codec.h"
+#include "util/bits.h"
 
 namespace tpugen::ime {
 
@@ -14,13 +15,6 @@ namespace {
 
 constexpr std::string_view kOperations[] = {"add",     "addi",     "addiw", "slli", "lui",     "csrrw",  "csrrwi",
                                             "vsetvli", "vsetivli", "vle",   "vse",  "vmv_v_i", "vmv_v_x"};
-
-std::int64_t sign_extend(std::uint64_t v, int bits) {
-  if (bits >= 64) return static_cast<std::int64_t>(v);
-  const std::uint64_t sign = std::uint64_t{1} << (bits - 1);
-  v &= (sign << 1) - 1;
-  return static_cast<std::int64_t>(v ^ sign) - static_cast<std::int64_t>(sign);
-}
 
 Exception illegal(std::string rule, std::string message) {
   return Exception{"illegal_instruction", std::move(rule), std::move(message)};
@@ -35,12 +29,9 @@ struct Vtype {
 
 Vtype read_vtype(const ImeHost& h, std::uint32_t vtypei) {
   Vtype t;
-  std::uint32_t covered = 0;
-  for (const auto& f : h.vtype) {
-    covered |= ((1U << (f.msb - f.lsb + 1)) - 1U) << f.lsb;
-    if (!f.value_of(vtypei)) return t;  // a reserved code
-  }
-  if ((vtypei & ~covered) != 0) return t;  // a reserved bit
+  for (const auto& f : h.vtype)
+    if (!f.value_of(vtypei)) return t;               // a reserved code
+  if (h.vtype_reserved_bits(vtypei) != 0) return t;  // a reserved bit
   const ImeVtypeValue* sew = h.vtype_field("vsew")->value_of(vtypei);
   const ImeVtypeValue* lmul = h.vtype_field("vlmul")->value_of(vtypei);
   t.sew = sew->num / sew->den;

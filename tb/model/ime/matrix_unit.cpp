@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/ime/fp16.h"
+#include "util/bits.h"
 #include "util/diag.h"
 
 namespace tpugen::ime {
@@ -27,9 +28,7 @@ std::string group_text(std::uint32_t first, int n) {
 
 /// A signed or unsigned element of `width` bits as an integer.
 std::int64_t extend(std::uint64_t raw, int width, bool is_signed) {
-  if (!is_signed) return static_cast<std::int64_t>(raw);
-  const std::uint64_t sign = std::uint64_t{1} << (width - 1);
-  return static_cast<std::int64_t>(raw ^ sign) - static_cast<std::int64_t>(sign);
+  return is_signed ? sign_extend(raw, width) : static_cast<std::int64_t>(raw);
 }
 
 /// An integer instruction's elements: their width and how A's and B's extend.
