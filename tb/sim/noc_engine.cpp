@@ -112,8 +112,8 @@ noc::RunLog read_log(const fs::path& path, const noc::Codec& codec, const noc::M
 std::string noc_config_header(const hdl::NocContext& ctx) {
   return fmt::format(
       "// noc_config.h: the NoC harness's configuration, written by tpugen (tb/sim/noc_engine.cpp).\n"
-      "#pragma once\n#include \"Vtpu_noc_mesh.h\"\n\nnamespace noc_config {{\n"
-      "using Dut = Vtpu_noc_mesh;\n"
+      "#pragma once\n#include \"Vtpu_noc_mesh_sim.h\"\n\nnamespace noc_config {{\n"
+      "using Dut = Vtpu_noc_mesh_sim;\n"
       "constexpr int kNx = {};\nconstexpr int kNy = {};\nconstexpr int kNodes = {};\n"
       "constexpr int kPorts = {};\nconstexpr int kFlitBits = {};\n}}  // namespace noc_config\n",
       ctx.params().nx(), ctx.params().ny(), ctx.params().nx() * ctx.params().ny(), ctx.spec().ports.size(),
@@ -138,11 +138,15 @@ fs::path ensure_noc_simulator(const hdl::NocContext& ctx, const fs::path& build_
   spec.populate = [&ctx](const fs::path& dir) {
     hdl::generate_noc(ctx, dir.string());
     write_file(dir / "noc_config.h", noc_config_header(ctx), "rtl.io");
+    // The harness's top (tb/sim/noc/tpu_noc_mesh_sim.sv), after the mesh's files.
+    const fs::path top = fs::path(TPUGEN_TB_DIR) / "sim/noc/tpu_noc_mesh_sim.sv";
+    write_file(dir / top.filename(), read_file(top, "rtl.io"), "rtl.io");
+    write_file(dir / "files.f", read_file(dir / "files.f", "rtl.io") + top.filename().string() + "\n", "rtl.io");
   };
   spec.key_text = fmt::format("tpugen {}\nnoc spec sha256 {}\n", TPUGEN_VERSION, ctx.spec().sha256);
   for (const auto& [name, v] : ctx.params().listing()) spec.key_text += fmt::format("param {}={}\n", name, v);
   spec.key_text += fmt::format("inject_bug={}\n", ctx.inject_bug());
-  spec.top = "tpu_noc_mesh";
+  spec.top = "tpu_noc_mesh_sim";
   spec.harness = noc_harness(options.waveform);
   spec.assertions = options.assertions;
   // The harness includes util/rng.h, which is C++20. The mesh's model runs

@@ -1,11 +1,12 @@
-// noc_sim: a generated NoC mesh (tpu_noc_mesh) under Verilator, driven by a
-// traffic file tpugen writes and logging every acceptance and ejection for
-// tpugen's scoreboard (tb/model/noc/scoreboard.h). The harness decides
-// nothing: it offers each node's flits in order from their cycle on, applies
-// the ejection ports' random busy (tb/model/noc/eject_busy.h, the same
-// pattern as the delivery model's), and stops when every flit is in and as
-// many are out, when no flit moves for --watchdog cycles (naming the routers
-// and ports holding flits, from the mesh's wait_o), or at --max-cycles.
+// noc_sim: a generated NoC mesh (tpu_noc_mesh, behind the registered inputs
+// of tpu_noc_mesh_sim.sv) under Verilator, driven by a traffic file tpugen
+// writes and logging every acceptance and ejection for tpugen's scoreboard
+// (tb/model/noc/scoreboard.h). The harness decides nothing: it offers each
+// node's flits in order from their cycle on, applies the ejection ports'
+// random busy (tb/model/noc/eject_busy.h, the same pattern as the delivery
+// model's), and stops when every flit is in and as many are out, when no flit
+// moves for --watchdog cycles (naming the routers and ports holding flits,
+// from the mesh's wait_o), or at --max-cycles.
 // The files are described in noc_wire.h.
 #include <verilated.h>
 #if VM_TRACE_FST
@@ -196,8 +197,13 @@ int run(int argc, char** argv) {
     fst->open(o.trace.c_str());
   }
 #endif
-  // One eval with the clock low and the cycle's inputs (what the harness
-  // samples is then settled), one at the rising edge.
+  // The top is tpu_noc_mesh_sim: the mesh behind a register on each input,
+  // so what the harness drives during cycle c is the mesh's input in cycle
+  // c + 1. Each cycle: one eval with the clock low (no logic of the mesh
+  // depends on the inputs, so it costs next to nothing; Verilator needs it
+  // to see the next edge), the cycle's handshakes read from the mesh's
+  // registered outputs and the inputs the harness drove for it, the next
+  // cycle's inputs driven, and one eval at the rising edge.
   std::uint64_t time = 0;
   auto dump = [&]() {
 #if VM_TRACE_FST
@@ -212,9 +218,35 @@ int run(int argc, char** argv) {
     dut->clk_i = 0;
   };
 
+  using namespace tpusim::noc_wire;
+  // offered[n], ready[n]: what node n's local port sees in the cycle driven
+  // last (an offer of queues[n].front(), the ejection port not busy);
+  // driven[n]: the injection whose flit is on the input (its words are
+  // written once, when its offer begins).
+  std::vector<char> offered(noc_config::kNodes, 0), ready(noc_config::kNodes, 0);
+  std::vector<std::uint64_t> driven(noc_config::kNodes, ~std::uint64_t{0});
+  auto drive = [&](std::uint64_t c) {
+    for (int n = 0; n < noc_config::kNodes; ++n) {
+      const bool offer = !queues[n].empty() && queues[n].front().cycle <= c;
+      if (offer && driven[n] != queues[n].front().index) {
+        set_slice(dut->inject_flit_i, n * noc_config::kFlitBits, queues[n].front().flit.w, noc_config::kFlitBits);
+        driven[n] = queues[n].front().index;
+      }
+      offered[n] = offer;
+      ready[n] = !tpugen::noc::eject_busy(o.seed, n, c, o.busy);
+      set_bit(dut->inject_valid_i, n, offer);
+      set_bit(dut->eject_ready_i, n, ready[n] != 0);
+    }
+  };
+
   dut->clk_i = 0;
   dut->rst_ni = 0;
+  for (int n = 0; n < noc_config::kNodes; ++n) {
+    set_bit(dut->inject_valid_i, n, false);
+    set_bit(dut->eject_ready_i, n, true);
+  }
   for (int i = 0; i < 3; ++i) {
+    if (i == 2) drive(0);  // the last reset edge loads cycle 0's inputs
     dut->eval();
     dump();
     rise();
@@ -222,21 +254,10 @@ int run(int argc, char** argv) {
   dut->rst_ni = 1;
 
   std::uint64_t accepted = 0, ejected = 0, idle = 0, cycle = 0;
-  using namespace tpusim::noc_wire;
   Status status = kTimeout;
   const auto t0 = std::chrono::steady_clock::now();
   Flit out{};
-  std::vector<char> offered(noc_config::kNodes, 0);
   for (; cycle < o.max_cycles; ++cycle) {
-    // Inputs for this cycle, from the state at its start.
-    for (int n = 0; n < noc_config::kNodes; ++n) {
-      const bool offer = !queues[n].empty() && queues[n].front().cycle <= cycle;
-      if (offer && !offered[n]) set_slice(dut->inject_flit_i, n * noc_config::kFlitBits, queues[n].front().flit.w,
-                                          noc_config::kFlitBits);
-      offered[n] = offer;
-      set_bit(dut->inject_valid_i, n, offer);
-      set_bit(dut->eject_ready_i, n, !tpugen::noc::eject_busy(o.seed, n, cycle, o.busy));
-    }
     dut->eval();
     dump();
     if (ctx->gotError() || ctx->gotFinish()) {
@@ -248,17 +269,17 @@ int run(int argc, char** argv) {
       if (offered[n] && get_bit(dut->inject_ready_o, n)) {
         log.record(kAccept, queues[n].front().index, cycle);
         ++queues[n].next;
-        offered[n] = 0;  // the next flit goes onto the port next cycle
         ++accepted;
         moved = true;
       }
-      if (get_bit(dut->eject_valid_o, n) && get_bit(dut->eject_ready_i, n)) {
+      if (ready[n] && get_bit(dut->eject_valid_o, n)) {
         get_slice(dut->eject_flit_o, n * noc_config::kFlitBits, out.w, noc_config::kFlitBits);
         log.eject(cycle, static_cast<std::uint64_t>(n), out);
         ++ejected;
         moved = true;
       }
     }
+    drive(cycle + 1);
     rise();
     if (ctx->gotError() || ctx->gotFinish()) {
       status = kAssertion;
