@@ -137,9 +137,8 @@ std::vector<Queue> read_traffic(const std::string& path, std::uint64_t& total) {
 /// records a cycle, and one fwrite each cost about a tenth of the run.
 class Log {
  public:
-  explicit Log(const std::string& path) : f_(std::fopen(path.c_str(), "wb")) {
+  explicit Log(const std::string& path) : f_(std::fopen(path.c_str(), "wb")), words_(kBufferWords) {
     if (!f_) throw Usage{"cannot write '" + path + "'"};
-    words_.reserve(kFlushWords + 16);
   }
   Log(const Log&) = delete;
   Log& operator=(const Log&) = delete;
@@ -149,27 +148,46 @@ class Log {
   }
 
   void record(tpusim::noc_wire::Event tag, std::uint64_t a, std::uint64_t b) {
-    words_.insert(words_.end(), {std::uint64_t{tag}, a, b});
-    if (words_.size() >= kFlushWords) flush();
+    std::uint64_t* r = next(3);
+    r[0] = tag;
+    r[1] = a;
+    r[2] = b;
   }
-  void eject(std::uint64_t cycle, std::uint64_t node, const Flit& flit) {
-    record(tpusim::noc_wire::kEject, cycle, node);
-    words_.insert(words_.end(), flit.w, flit.w + kWords);
+  /// An Eject record: where its flit's kWords words go (the caller writes
+  /// them straight from the port, with no copy between).
+  std::uint64_t* eject(std::uint64_t cycle, std::uint64_t node) {
+    std::uint64_t* r = next(3 + kWords);
+    r[0] = tpusim::noc_wire::kEject;
+    r[1] = cycle;
+    r[2] = node;
+    return r + 3;
   }
   void end(tpusim::noc_wire::Status status, std::uint64_t cycles, std::uint64_t nanos) {
-    record(tpusim::noc_wire::kEnd, status, cycles);
-    words_.push_back(nanos);
+    std::uint64_t* r = next(4);
+    r[0] = tpusim::noc_wire::kEnd;
+    r[1] = status;
+    r[2] = cycles;
+    r[3] = nanos;
     flush();
   }
 
  private:
-  static constexpr std::size_t kFlushWords = std::size_t{1} << 18;
-  void flush() {
-    if (!words_.empty()) std::fwrite(words_.data(), 8, words_.size(), f_);
-    words_.clear();
+  static constexpr std::size_t kBufferWords = std::size_t{1} << 18;
+  /// Room for a record of `n` words (n is at most 4 + kWords): the buffer
+  /// is written out first when it has less.
+  std::uint64_t* next(std::size_t n) {
+    if (used_ + n > words_.size()) flush();
+    std::uint64_t* r = words_.data() + used_;
+    used_ += n;
+    return r;
   }
-  std::vector<std::uint64_t> words_;
+  void flush() {
+    if (used_ != 0) std::fwrite(words_.data(), 8, used_, f_);
+    used_ = 0;
+  }
   std::FILE* f_;
+  std::vector<std::uint64_t> words_;
+  std::size_t used_ = 0;
 };
 
 int run(int argc, char** argv) {
@@ -256,7 +274,6 @@ int run(int argc, char** argv) {
   std::uint64_t accepted = 0, ejected = 0, idle = 0, cycle = 0;
   Status status = kTimeout;
   const auto t0 = std::chrono::steady_clock::now();
-  Flit out{};
   for (; cycle < o.max_cycles; ++cycle) {
     dut->eval();
     dump();
@@ -273,8 +290,8 @@ int run(int argc, char** argv) {
         moved = true;
       }
       if (ready[n] && get_bit(dut->eject_valid_o, n)) {
-        get_slice(dut->eject_flit_o, n * noc_config::kFlitBits, out.w, noc_config::kFlitBits);
-        log.eject(cycle, static_cast<std::uint64_t>(n), out);
+        get_slice(dut->eject_flit_o, n * noc_config::kFlitBits, log.eject(cycle, static_cast<std::uint64_t>(n)),
+                  noc_config::kFlitBits);
         ++ejected;
         moved = true;
       }
