@@ -729,6 +729,16 @@ class Loader {
     }
   }
 
+  /// An expression over the spec's builtin names (its ISA constants and
+  /// parameters) only: a name it cannot evaluate is the spec's error at `at`.
+  std::int64_t eval_builtin(const Expr& e, const SourceLoc& at, std::string_view what) const {
+    try {
+      return e.eval([&](std::string_view n) { return spec_.builtin(n); });
+    } catch (const ExprError& err) {
+      fail(err.rule(), fmt::format("{} '{}': {}", what, e.text(), err.what()), at);
+    }
+  }
+
   void validate() {
     for (const auto& c : spec_.isa_constants) known_.insert(c.name);
     for (const auto& p : spec_.parameters) known_.insert(p.name);
@@ -740,12 +750,12 @@ class Loader {
     for (const auto& c : spec_.isa_constants)
       if (!c.value.names().empty())
         fail("spec.bad_value", fmt::format("ISA constant {} must be a number", c.name), SourceLoc{file_, 0, 0});
-    spec_.term.count = static_cast<int>(term_count_.eval([&](std::string_view n) { return spec_.builtin(n); }));
+    spec_.term.count = static_cast<int>(eval_builtin(term_count_, term_loc_, "the AGU term count"));
     if (spec_.term.count * spec_.term.width > spec_.word_bits)
       fail("spec.field_too_wide",
            fmt::format("{} AGU terms of {} bits do not fit a {}-bit word", spec_.term.count, spec_.term.width, spec_.word_bits),
            term_loc_);
-    const auto depth = loop_depth_.eval([&](std::string_view n) { return spec_.builtin(n); });
+    const auto depth = eval_builtin(loop_depth_, loop_loc_, "the loop stack's depth");
     if (depth - 1 > spec_.term.subfield("level").usable_max)
       fail("spec.field_too_narrow", fmt::format("the level subfield cannot name loop level {}", depth - 1), loop_loc_);
     int max_target = 0;
