@@ -13,18 +13,17 @@ namespace {
 
 [[noreturn]] void bad(const std::string& message) { throw Error("ime.asm", message); }
 
-std::uint32_t ones(int width) { return width >= 32 ? ~0U : (1U << width) - 1U; }
 
 /// "v12" -> 12; anything else, or past the operand's last register, is an error naming the operand.
 std::uint32_t parse_vreg(const std::string& text, const std::string& mnemonic, const ImeOperand& o) {
   const bool digits = text.size() >= 2 && text.size() <= 3 && text[0] == 'v' &&
                       text.find_first_not_of("0123456789", 1) == std::string::npos;
   if (!digits)
-    bad(fmt::format("{}: operand {} takes a vector register v0 .. v{}, not '{}'", mnemonic, o.name, ones(o.width),
+    bad(fmt::format("{}: operand {} takes a vector register v0 .. v{}, not '{}'", mnemonic, o.name, low_mask(o.width),
                     text));
   // The operand's width says how many registers it can name (5 bits: v0 .. v31; vsel's 1: v0, v1).
   const unsigned n = static_cast<unsigned>(std::stoul(text.substr(1)));
-  const unsigned last = ones(o.width);
+  const auto last = static_cast<unsigned>(low_mask(o.width));
   if (n > last && o.kind == ImeOperandKind::Vsel)
     bad(fmt::format("{}: operand {} selects v0 or v1, not v{}", mnemonic, o.name, n));
   if (n > last) bad(fmt::format("{}: operand {} names v{}; the registers are v0 .. v{}", mnemonic, o.name, n, last));
@@ -47,8 +46,8 @@ std::int64_t evaluate(const std::string& text, const std::string& mnemonic, cons
 std::uint32_t parse_uimm(const std::string& text, const std::string& mnemonic, const ImeOperand& o,
                          const Scope& symbols) {
   const std::int64_t v = evaluate(text, mnemonic, o, symbols);
-  if (v < 0 || static_cast<std::uint64_t>(v) > ones(o.width))
-    bad(fmt::format("{}: {} = {} does not fit its {} bit(s) (0 .. {})", mnemonic, o.name, v, o.width, ones(o.width)));
+  if (v < 0 || static_cast<std::uint64_t>(v) > low_mask(o.width))
+    bad(fmt::format("{}: {} = {} does not fit its {} bit(s) (0 .. {})", mnemonic, o.name, v, o.width, low_mask(o.width)));
   return static_cast<std::uint32_t>(v);
 }
 
@@ -58,7 +57,7 @@ std::uint32_t parse_simm(const std::string& text, const std::string& mnemonic, c
   const std::int64_t lo = -(std::int64_t{1} << (o.width - 1)), hi = (std::int64_t{1} << (o.width - 1)) - 1;
   if (v < lo || v > hi)
     bad(fmt::format("{}: {} = {} does not fit its {} signed bits ({} .. {})", mnemonic, o.name, v, o.width, lo, hi));
-  return static_cast<std::uint32_t>(v) & ones(o.width);
+  return static_cast<std::uint32_t>(static_cast<std::uint64_t>(v) & low_mask(o.width));
 }
 
 std::uint32_t parse_xreg(const ImeHost& h, const std::string& text, const std::string& mnemonic, const ImeOperand& o) {
@@ -112,7 +111,7 @@ std::uint32_t parse_vtype(const ImeHost& h, const std::vector<std::string>& part
     given.push_back(field);
     v |= value->code << field->lsb;
   }
-  if (v > ones(o.width)) bad(fmt::format("{}: vtype {:#x} does not fit its {} bits", mnemonic, v, o.width));
+  if (v > low_mask(o.width)) bad(fmt::format("{}: vtype {:#x} does not fit its {} bits", mnemonic, v, o.width));
   return v;
 }
 

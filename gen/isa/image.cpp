@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "isa/derive.h"
+#include "util/bits.h"
 
 namespace tpugen {
 
@@ -62,8 +63,7 @@ std::vector<std::int64_t> unpack_header(const Isa& isa, std::span<const std::uin
     throw Error("image.truncated", fmt::format("an image needs {} header words; this one has {}", spec.nhdr, words.size()));
   std::vector<std::int64_t> out;
   for (const auto& h : spec.header) {
-    const std::uint64_t mask = (h.width >= 64) ? ~std::uint64_t{0} : ((std::uint64_t{1} << h.width) - 1);
-    out.push_back(static_cast<std::int64_t>((words[static_cast<std::size_t>(h.word)] >> h.lsb) & mask));
+    out.push_back(static_cast<std::int64_t>((words[static_cast<std::size_t>(h.word)] >> h.lsb) & low_mask(h.width)));
   }
   return out;
 }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/bits.h"
+
 namespace tpugen {
 
 Isa::Isa(const Spec& spec, Params params) : spec_(&spec), params_(std::move(params)) {
@@ -45,19 +47,17 @@ Scope Isa::operand_scope(const Opcode& op, const std::vector<std::int64_t>& fiel
 }
 
 namespace {
-std::uint64_t mask(int width) { return width >= 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << width) - 1); }
-
 void put(std::uint64_t& word, const Field& f, std::int64_t v, const std::string& what, int line) {
   if (v < 0 || v > f.usable_max)
     throw Error("encode.range",
                 fmt::format("{} {} = {} is outside 0 .. {} (a {}-bit field under the spare-bit rule)", what, f.name, v,
                             f.usable_max, f.width),
                 SourceLoc{"", line});
-  word |= (static_cast<std::uint64_t>(v) & mask(f.width)) << f.lsb;
+  word |= (static_cast<std::uint64_t>(v) & low_mask(f.width)) << f.lsb;
 }
 
 std::int64_t get(std::uint64_t word, int lsb, int width) {
-  return static_cast<std::int64_t>((word >> lsb) & mask(width));
+  return static_cast<std::int64_t>((word >> lsb) & low_mask(width));
 }
 }  // namespace
 
@@ -91,7 +91,7 @@ Instr Isa::decode(std::span<const std::uint64_t> words) const {
   const Field& lf = s.term.subfield("level");
   const Field& sf = s.term.subfield("stride");
   for (int t = 0; t < s.term.count; ++t) {
-    const std::uint64_t term = (words[1] >> (t * s.term.width)) & mask(s.term.width);
+    const std::uint64_t term = (words[1] >> (t * s.term.width)) & low_mask(s.term.width);
     AguTerm a{get(term, tf.lsb, tf.width), get(term, lf.lsb, lf.width), get(term, sf.lsb, sf.width)};
     if (a.target != s.unused_target) in.terms.push_back(a);
   }
@@ -101,8 +101,8 @@ Instr Isa::decode(std::span<const std::uint64_t> words) const {
 std::vector<std::uint64_t> Isa::unused_masks() const {
   const Spec& s = *spec_;
   std::vector<std::uint64_t> used(static_cast<std::size_t>(s.iwords), 0);
-  for (const auto& f : s.word0) used[0] |= mask(f.width) << f.lsb;
-  for (int t = 0; t < s.term.count; ++t) used[1] |= mask(s.term.width) << (t * s.term.width);
+  for (const auto& f : s.word0) used[0] |= low_mask(f.width) << f.lsb;
+  for (int t = 0; t < s.term.count; ++t) used[1] |= low_mask(s.term.width) << (t * s.term.width);
   for (auto& u : used) u = ~u;
   return used;
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "util/bits.h"
 #include "util/diag.h"
 
 namespace tpugen::noc {
@@ -11,11 +12,11 @@ std::uint64_t Flit::bits(int lsb, int width) const {
   const int off = lsb % 64;
   std::uint64_t v = w_[word] >> off;
   if (off != 0 && off + width > 64 && word + 1 < w_.size()) v |= w_[word + 1] << (64 - off);
-  return width >= 64 ? v : v & ((std::uint64_t{1} << width) - 1);
+  return v & low_mask(width);
 }
 
 void Flit::set_bits(int lsb, int width, std::uint64_t v) {
-  const std::uint64_t mask = width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1;
+  const std::uint64_t mask = low_mask(width);
   v &= mask;
   const auto word = static_cast<std::size_t>(lsb / 64);
   const int off = lsb % 64;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "util/bits.h"
 #include "util/file_io.h"
 #include "spec/hash.h"
 #include "spec/yaml_reader.h"
@@ -69,7 +70,7 @@ Register read_register(const YAML::Node& n, const std::string& file, int data_bi
                   fmt::format("field {}: bits {}..{} leave the {}-bit register {}", rf.name, rf.lsb,
                               rf.lsb + rf.width - 1, data_bits, r.name),
                   rf.loc);
-    const std::uint64_t mask = ((rf.width >= 64 ? 0 : (std::uint64_t{1} << rf.width)) - 1) << rf.lsb;
+    const std::uint64_t mask = low_mask(rf.width) << rf.lsb;
     if (used & mask)
       throw Error(std::string(kSpec), fmt::format("field {} overlaps another field of {}", rf.name, r.name), rf.loc);
     used |= mask;

@@ -6,6 +6,7 @@
 
 #include "spec/ime_spec.h"
 #include "spec/ime_spec_read.h"
+#include "util/bits.h"
 
 namespace tpugen {
 
@@ -221,8 +222,9 @@ const ImeCsr* ImeHost::csr(std::uint32_t number) const {
 const ImeVtypeField* ImeHost::vtype_field(std::string_view n) const { return by_name(vtype, n); }
 
 std::uint32_t ImeHost::vtype_reserved_bits(std::uint32_t vtypei) const {
-  for (const auto& f : vtype) vtypei &= ~(((1U << (f.msb - f.lsb + 1)) - 1U) << f.lsb);
-  return vtypei;
+  std::uint64_t v = vtypei;
+  for (const auto& f : vtype) v &= ~(low_mask(f.msb - f.lsb + 1) << f.lsb);
+  return static_cast<std::uint32_t>(v);
 }
 
 }  // namespace tpugen

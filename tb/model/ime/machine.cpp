@@ -95,7 +95,7 @@ class Step {
     // Only the fields the spec gives hold a value; the other bits read 0.
     std::uint64_t writable = 0;
     for (const auto& f : c->fields)
-      writable |= (f.msb - f.lsb + 1 >= 64 ? ~0ULL : ((1ULL << (f.msb - f.lsb + 1)) - 1)) << f.lsb;
+      writable |= low_mask(f.msb - f.lsb + 1) << f.lsb;
     const std::uint64_t old = m_.mcpm;
     m_.mcpm = value & writable;
     (void)write_x(d.operand("rd"), old);
