@@ -238,12 +238,20 @@ class Loader {
     m.finish();
   }
 
-  std::int64_t usable_max(int width, const SourceLoc& at) const {
+  /// An expression of the spec evaluated in `scope`: an error of the
+  /// expression (a name it cannot evaluate, a division by zero) is the spec's
+  /// error at `at`, naming `what`.
+  std::int64_t eval_at(const Expr& e, const Scope& scope, const SourceLoc& at, const std::string& what) const {
     try {
-      return spec_.usable_max_rule.eval(scope_with({{"width", width}}, nullptr));
-    } catch (const ExprError& e) {
-      fail(e.rule(), fmt::format("encoding rule at width {}: {}", width, e.what()), at);
+      return e.eval(scope);
+    } catch (const ExprError& err) {
+      fail(err.rule(), fmt::format("{}: {}", what, err.what()), at);
     }
+  }
+
+  std::int64_t usable_max(int width, const SourceLoc& at) const {
+    return eval_at(spec_.usable_max_rule, scope_with({{"width", width}}, nullptr), at,
+                   fmt::format("encoding rule at width {}", width));
   }
 
   Field field(const YAML::Node& n, const std::string& what) {
@@ -730,13 +738,9 @@ class Loader {
   }
 
   /// An expression over the spec's builtin names (its ISA constants and
-  /// parameters) only: a name it cannot evaluate is the spec's error at `at`.
+  /// parameters) only.
   std::int64_t eval_builtin(const Expr& e, const SourceLoc& at, std::string_view what) const {
-    try {
-      return e.eval([&](std::string_view n) { return spec_.builtin(n); });
-    } catch (const ExprError& err) {
-      fail(err.rule(), fmt::format("{} '{}': {}", what, e.text(), err.what()), at);
-    }
+    return eval_at(e, [&](std::string_view n) { return spec_.builtin(n); }, at, fmt::format("{} '{}'", what, e.text()));
   }
 
   void validate() {
