@@ -10,7 +10,7 @@ packages=(
   python3 python3-numpy python3-venv python3-dev  # python3-venv, -dev: the cocotb testbench (ci/install-cocotb.sh)
   python3-matplotlib  # tpugen noc bench --plot
   verilator iverilog yosys nextpnr-ice40 zlib1g-dev make perl
-  clang-14 libclang-rt-14-dev  # the libFuzzer harnesses (ci/fuzz-smoke.sh): clang and its fuzzer runtime
+  clang-14 libclang-rt-14-dev  # the simulators' C++ (TPUGEN_SIM_CXX) and the libFuzzer harnesses (ci/fuzz-smoke.sh, with the fuzzer runtime)
   binutils-riscv64-linux-gnu  # GNU as: the IME host instructions' encodings are held to it (tests/ime)
 )
 

@@ -61,8 +61,8 @@ int run_noc_gen(const NocSpec& spec, const NocOpts& o) {
 /// is a simulator of its own in the cache).
 void add_sim_opt_flag(CLI::App& cmd, int& level) {
   cmd.add_option("--sim-opt", level,
-                 "the C++ optimisation level of the RTL simulator: 1 builds about three times faster than 3 and "
-                 "runs about a quarter slower")
+                 "the C++ optimisation level of the RTL simulator: 1 builds in about three quarters of 3's time "
+                 "and runs about a fifth slower")
       ->check(CLI::Range(0, 3))
       ->capture_default_str();
 }

@@ -149,16 +149,16 @@ fs::path ensure_noc_simulator(const hdl::NocContext& ctx, const fs::path& build_
   spec.top = "tpu_noc_mesh_sim";
   spec.harness = noc_harness(options.waveform);
   spec.assertions = options.assertions;
-  // The harness includes util/rng.h, which is C++20. The mesh's model runs
-  // about three times faster with its C++ compiled at -O3 (OPT_FAST) than at
-  // Verilator's default -Os, and about a tenth faster than at -O2 (measured
-  // on the 4 x 4 mesh at full load; -march=native and gcc's profile-guided
-  // optimisation measured no faster); -O1 builds in about a third of -O3's
-  // time (NocSimOptions::opt_level). The -O3 before -MAKEFLAGS is
+  // The mesh's model runs about three times faster with its C++ compiled at
+  // -O3 (OPT_FAST) than at Verilator's default -Os, and about a tenth faster
+  // than at -O2 (measured with g++ 12 on the 4 x 4 mesh at full load;
+  // -march=native and gcc's profile-guided optimisation measured no faster);
+  // with clang++ 14 (sim_compiler) -O1 builds in about three quarters of
+  // -O3's time (NocSimOptions::opt_level). The -O3 before -MAKEFLAGS is
   // Verilator's own optimisation level.
   if (options.opt_level < 0 || options.opt_level > 3)
     throw Error("rtl.build", fmt::format("the simulator's optimisation level is 0 .. 3, not {}", options.opt_level));
-  spec.extra_flags = {"-CFLAGS", "-std=c++20", "-O3", "-MAKEFLAGS", fmt::format("OPT_FAST=-O{}", options.opt_level)};
+  spec.extra_flags = {"-O3", "-MAKEFLAGS", fmt::format("OPT_FAST=-O{}", options.opt_level)};
   spec.description = fmt::format("the {}x{} NoC mesh, DEPTH={}{}", ctx.params().nx(), ctx.params().ny(),
                                  ctx.params().depth(),
                                  ctx.inject_bug().empty() ? "" : fmt::format(" with defect {}", ctx.inject_bug()));

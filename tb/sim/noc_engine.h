@@ -30,9 +30,9 @@ struct NocSimOptions {
   bool waveform = false;   ///< with FST tracing (a separate, slower simulator)
   bool assertions = true;  ///< the RTL's assertions compiled in; off: faster, the scoreboard still checks every flit
   /// The C++ optimisation level (0 .. 3) of the mesh's model. On the 4 x 4
-  /// mesh at DEPTH 32 with assertions: -O3 builds in about 130 CPU s, -O1 in
-  /// about 47 and runs at about three quarters of -O3's speed, -O0 in 35 at
-  /// a sixth of it.
+  /// mesh at DEPTH 32 with assertions, compiled by clang++ 14: -O3 builds in
+  /// about 39 CPU s, -O1 in about 28 and runs at about four fifths of -O3's
+  /// speed, -O0 in 21 at a ninth of it (g++ 12 took 103 CPU s at -O3).
   int opt_level = 3;
 };
 

@@ -274,6 +274,17 @@ std::vector<std::string> verilator_model_args(bool assertions) {
   return {"--x-assign", "unique", "--x-initial", "unique", "--assert", "-DTPU_ASSERT", "-O2"};
 }
 
+std::string sim_compiler() { return TPUGEN_SIM_CXX; }
+
+std::vector<std::string> sim_compiler_args() {
+  const std::string cxx = sim_compiler();
+  // The harnesses are C++20, as the project is; clang++ 14 defaults to C++14.
+  std::vector<std::string> args = {"-CFLAGS", "-std=c++20"};
+  if (cxx.empty()) return args;
+  args.insert(args.end(), {"-MAKEFLAGS", "CXX=" + cxx, "-MAKEFLAGS", "LINK=" + cxx});
+  return args;
+}
+
 Harness core_harness() {
   Harness h{"sim/harness/sim_main.cpp", {}};
   for (const auto& src : harness_sources()) h.files.push_back({fs::path(TPUGEN_TB_DIR) / src, src});
@@ -291,6 +302,7 @@ std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<s
   args.push_back(harness.main.string());
   for (const auto& a : {"-o", "tpu_sim", "--Mdir", "obj_dir", "-CFLAGS"}) args.emplace_back(a);
   args.push_back("-I" + dir.string());
+  for (const auto& a : sim_compiler_args()) args.push_back(a);
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -309,8 +321,10 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     // line, and every file the build compiles.
     std::string args_text;
     for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top, spec.harness, spec.assertions)) args_text += " " + a;
+    const std::string compiler =
+        sim_compiler().empty() ? std::string("verilator's own\n") : process_output({sim_compiler(), "--version"});
     const std::string key_text = spec.key_text + "verilator " + process_output({"verilator", "--version"}) +
-                                 "args" + args_text + "\n" + contents_digest(tmp);
+                                 "c++ " + compiler + "args" + args_text + "\n" + contents_digest(tmp);
     const std::string key = sha256_hex(key_text).substr(0, 20);
     const fs::path final_dir = root / key;
     if (fs::exists(final_dir / "stamp")) {

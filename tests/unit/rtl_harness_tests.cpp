@@ -238,6 +238,23 @@ TEST_CASE("sim_config.h carries the counters, their header slices and the fault 
   CHECK(h.find("kWriteBeatBytes = 4;") != std::string::npos);  // CBeat = 1: one row of T = 4 bytes
 }
 
+TEST_CASE("harness: the simulators compile and link with the configured compiler", "[rtl_harness]") {
+  const auto args = sim::verilator_args("d", {}, "tpu_top", sim::core_harness(), true);
+  const auto has = [&](const std::string& a) { return std::find(args.begin(), args.end(), a) != args.end(); };
+  const std::string cxx = sim::sim_compiler();
+  CHECK(has("CXX=" + cxx) == !cxx.empty());
+  CHECK(has("LINK=" + cxx) == !cxx.empty());
+  CHECK(has("-std=c++20"));
+  CHECK(sim::sim_compiler_args().size() == (cxx.empty() ? 2U : 6U));
+  // The build's makefile takes them through -MAKEFLAGS, each after the flag.
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i].starts_with("CXX=") || args[i].starts_with("LINK=")) {
+      REQUIRE(i > 0);
+      CHECK(args[i - 1] == "-MAKEFLAGS");
+    }
+  }
+}
+
 TEST_CASE("harness: a build without assertions drops exactly the assertion flags", "[rtl_harness]") {
   const auto with = sim::verilator_args("d", {}, "tpu_top", sim::core_harness(), true);
   const auto without = sim::verilator_args("d", {}, "tpu_top", sim::core_harness(), false);
