@@ -11,6 +11,7 @@
 #include "docs/isa_docs.h"
 #include "docs/markdown.h"
 #include "docs/noc_docs.h"
+#include "docs/system_node_docs.h"
 #include "util/file_io.h"
 
 namespace tpugen::cli {
@@ -29,12 +30,16 @@ Command docs_command() {
               const std::string axi_spec = axi_top_spec_path(ctx.spec.path);
               const std::string readme = (docs.parent_path() / "README.md").string();
               const std::string noc_doc = (docs / "noc.md").string();
+              const std::string node_doc = (docs / "system_node.md").string();
+              const NocSpec noc = load_noc_spec(noc_spec_path(ctx.spec.path));
               const std::pair<std::string, std::string> documents[] = {
                   {out->empty() ? (docs / "isa.md").string() : *out, render_isa_markdown(ctx.spec)},
                   {axi_out->empty() ? (docs / "axi_top.md").string() : *axi_out,
                    render_axi_markdown(load_axi_top_spec(axi_spec))},
-                  {noc_doc, with_noc_tables(read_file(noc_doc, "docs.noc"),
-                                            load_noc_spec(noc_spec_path(ctx.spec.path)), noc_doc)},
+                  {noc_doc, with_noc_tables(read_file(noc_doc, "docs.noc"), noc, noc_doc)},
+                  {node_doc, with_system_node_tables(read_file(node_doc, "docs.sysnode"),
+                                                     load_system_node_spec(system_node_spec_path(ctx.spec.path), noc),
+                                                     node_doc)},
                   {(docs / "ime_isa.md").string(), render_ime_markdown(load_ime_spec(ime_spec_path(ctx.spec.path)))},
                   {readme, with_command_table(read_file(readme, "docs.readme"), readme)}};
               int status = kOk;

@@ -130,19 +130,23 @@ std::string render_noc_tables(const NocSpec& s) {
   o += rt.str();
 
   o += "### Build parameters\n\n";
+  o += build_params_table(s.parameters, &s.routings);
+  return o;
+}
+
+std::string build_params_table(const std::vector<NocParameter>& parameters, const std::vector<NocCode>* choices) {
   Table params({"parameter", "default", "range", "meaning"});
-  for (const auto& p : s.parameters) {
+  for (const auto& p : parameters) {
     if (p.is_choice()) {
       std::string names;
-      for (const auto& r : s.routings) names += (names.empty() ? "" : " | ") + fmt::format("`{}`", r.name);
+      for (const auto& r : *choices) names += (names.empty() ? "" : " | ") + fmt::format("`{}`", r.name);
       params.row({fmt::format("`{}`", p.name), fmt::format("`{}`", p.default_choice), names, p.role});
     } else {
       params.row({fmt::format("`{}`", p.name), fmt::format("{}", p.default_value),
                   fmt::format("{} .. {}", p.min, p.max), p.role});
     }
   }
-  o += params.str();
-  return o;
+  return params.str();
 }
 
 std::string with_noc_tables(const std::string& doc, const NocSpec& spec, const std::string& path) {

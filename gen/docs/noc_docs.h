@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "spec/noc_spec.h"
 
@@ -14,6 +15,10 @@ namespace tpugen {
 
 /// The tables, as Markdown (a pure function of the spec file).
 std::string render_noc_tables(const NocSpec& spec);
+
+/// A table of build parameters (the fabric's, the system node's); `choices`
+/// is the list a choice parameter chooses from (nullptr when none does).
+std::string build_params_table(const std::vector<NocParameter>& parameters, const std::vector<NocCode>* choices);
 
 /// `doc` (docs/noc.md's text) with its generated part replaced by the tables;
 /// throws Error("docs.noc") naming `path` when a marker is missing.

@@ -22,20 +22,7 @@ namespace ime_read {
 
 /// `key: [msb, lsb]` within the word.
 std::pair<int, int> read_bits(YamlMap& m, const std::string& key, int word_bits, const std::string& what) {
-  const auto seq = m.seq(key);
-  const SourceLoc where = m.loc(key);
-  if (seq.size() != 2) fail(fmt::format("{}: {} must be [msb, lsb]", what, key), where);
-  int v[2] = {0, 0};
-  for (std::size_t i = 0; i < 2; ++i) {
-    try {
-      v[i] = seq[i].as<int>();
-    } catch (const YAML::Exception&) {
-      fail(fmt::format("{}: {} must be two integers", what, key), where);
-    }
-  }
-  if (v[1] < 0 || v[0] < v[1] || v[0] >= word_bits)
-    fail(fmt::format("{}: {} [{}, {}] are not msb >= lsb within 0 .. {}", what, key, v[0], v[1], word_bits - 1), where);
-  return {v[0], v[1]};
+  return m.bit_range(key, word_bits, what, kSpec);
 }
 
 /// A bit string ("0101011") of exactly `width` bits.

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <set>
 
+#include "spec/build_params_read.h"
 #include "spec/by_name.h"
 #include "spec/hash.h"
 #include "spec/yaml_reader.h"
@@ -27,41 +28,11 @@ std::int64_t bounded(YamlMap& m, const std::string& key, std::int64_t lo, std::i
 
 /// `bits: [msb, lsb]` within [0, frame_bits).
 std::pair<int, int> read_bits(YamlMap& m, int frame_bits, const std::string& what) {
-  const auto seq = m.seq("bits");
-  const SourceLoc where = m.loc("bits");
-  if (seq.size() != 2) fail(fmt::format("{}: bits must be [msb, lsb]", what), where);
-  int v[2] = {0, 0};
-  for (int i = 0; i < 2; ++i) {
-    try {
-      v[i] = seq[static_cast<std::size_t>(i)].as<int>();
-    } catch (const YAML::Exception&) {
-      fail(fmt::format("{}: bits must be two integers", what), where);
-    }
-  }
-  if (v[1] < 0 || v[0] < v[1] || v[0] >= frame_bits)
-    fail(fmt::format("{}: bits [{}, {}] are not msb >= lsb within 0 .. {}", what, v[0], v[1], frame_bits - 1), where);
-  return {v[0], v[1]};
+  return m.bit_range("bits", frame_bits, what, kSpec);
 }
 
 /// Bits already taken in a frame, to refuse overlaps.
-class Occupancy {
- public:
-  explicit Occupancy(int bits) : taken_(static_cast<std::size_t>(bits), false) {}
-  void take(int msb, int lsb, const std::string& what, const SourceLoc& where) {
-    for (int b = lsb; b <= msb; ++b) {
-      if (taken_[static_cast<std::size_t>(b)]) fail(fmt::format("{} overlaps another field at bit {}", what, b), where);
-      taken_[static_cast<std::size_t>(b)] = true;
-    }
-  }
-  [[nodiscard]] int first_free(int lo, int hi) const {
-    for (int b = lo; b <= hi; ++b)
-      if (!taken_[static_cast<std::size_t>(b)]) return b;
-    return -1;
-  }
-
- private:
-  std::vector<bool> taken_;
-};
+BitOccupancy occupancy(int bits) { return BitOccupancy(bits, std::string(kSpec)); }
 
 NocField read_field(const YAML::Node& n, const std::string& file, int frame_bits, const std::string& where_in) {
   YamlMap m(n, file, "a field");
@@ -100,7 +71,7 @@ NocField read_field(const YAML::Node& n, const std::string& file, int frame_bits
     if (f.width() % f.repeat != 0)
       fail(fmt::format("{}: {} bits do not split into {} elements", what, f.width(), f.repeat), m.loc("repeat"));
   }
-  Occupancy elem(f.element_width());
+  BitOccupancy elem = occupancy(f.element_width());
   for (const auto& e : m.seq_or_empty("element")) {
     YamlMap em(e, file, "an element sub-field");
     NocSubfield s;
@@ -121,7 +92,7 @@ NocLayout read_layout(const YAML::Node& n, const std::string& file, int frame_bi
   l.loc = m.loc();
   l.name = m.str_or("name", kind);
   l.role = m.str_or("role", "");
-  Occupancy occ(frame_bits);
+  BitOccupancy occ = occupancy(frame_bits);
   std::set<std::string> names;
   for (const auto& fn : m.seq_or_empty("fields")) {
     NocField f = read_field(fn, file, frame_bits, fmt::format("{} {}", kind, l.name));
@@ -175,45 +146,6 @@ NocRange read_range(YamlMap& top, const std::string& key, const std::string& fil
 
 std::int64_t max_of(int bits) { return bits >= 63 ? INT64_MAX : (std::int64_t{1} << bits) - 1; }
 
-NocParameter read_parameter(const YAML::Node& n, const std::string& file, const NocSpec& s) {
-  YamlMap m(n, file, "a parameter");
-  NocParameter p;
-  p.loc = m.loc();
-  p.name = m.str("name");
-  p.role = m.str("role");
-  const Scope scope = [&s](std::string_view name) -> std::optional<std::int64_t> {
-    if (name == "pos_width") return s.pos_width;
-    return std::nullopt;
-  };
-  auto value = [&](const std::string& key) {
-    const Expr e = m.expr(key);
-    try {
-      return e.eval(scope);
-    } catch (const ExprError& err) {
-      fail(fmt::format("parameter {}: {}: {}", p.name, key, err.what()), m.loc(key));
-    }
-  };
-  if (m.has("choices")) {
-    p.choices = m.str("choices");
-    if (p.choices != "routings")
-      fail(fmt::format("parameter {}: choices must name a list of the spec (routings), not '{}'", p.name, p.choices),
-           m.loc("choices"));
-    p.default_choice = m.str("default");
-    if (!by_name(s.routings, p.default_choice)) fail(fmt::format("parameter {}: default '{}' is none of {}", p.name, p.default_choice, p.choices),
-                     m.loc("default"));
-  } else {
-    p.default_value = value("default");
-    p.min = value("min");
-    p.max = value("max");
-    if (p.min > p.max || p.default_value < p.min || p.default_value > p.max)
-      fail(fmt::format("parameter {}: default {} is not within min {} .. max {}", p.name, p.default_value, p.min,
-                       p.max),
-           p.loc);
-  }
-  m.finish();
-  return p;
-}
-
 const NocField& check_header_field(const NocSpec& s, std::string_view name, int width, const SourceLoc& where) {
   const NocField* f = s.header.field(name);
   if (!f) fail(fmt::format("the header has no field '{}'", name), where);
@@ -226,7 +158,7 @@ void validate(const NocSpec& s) {
   const SourceLoc at = s.section("flit");
   if (s.header.fields.empty()) fail("the flit has no header field", at);
   {
-    Occupancy occ(s.flit_bits());
+    BitOccupancy occ = occupancy(s.flit_bits());
     for (const auto& f : s.header.fields) occ.take(f.msb, f.lsb, "header field " + f.name, f.loc);
     const int hole = occ.first_free(s.payload_bits, s.flit_bits() - 1);
     if (hole >= 0) fail(fmt::format("header bit {} belongs to no field", hole), s.header.loc);
@@ -463,7 +395,11 @@ NocSpec load_noc_spec_text(const std::string& text, const std::string& path) {
       s.routings.push_back(std::move(r));
     }
     for (const auto& n : top.seq("parameters")) {
-      s.parameters.push_back(read_parameter(n, path, s));
+      const Scope scope = [&s](std::string_view name) -> std::optional<std::int64_t> {
+        if (name == "pos_width") return s.pos_width;
+        return std::nullopt;
+      };
+      s.parameters.push_back(read_build_parameter(n, path, scope, {"routings", &s.routings}, kSpec));
       for (std::size_t i = 0; i + 1 < s.parameters.size(); ++i)
         if (s.parameters[i].name == s.parameters.back().name)
           fail(fmt::format("a second parameter named {}", s.parameters.back().name), s.parameters.back().loc);
@@ -493,17 +429,24 @@ const std::string& NocParams::choice(std::string_view name) const {
 std::vector<std::pair<std::string, std::string>> NocParams::listing() const { return order_; }
 
 NocParams resolve_noc_params(const NocSpec& spec, const std::map<std::string, std::string>& overrides) {
+  return resolve_build_params(spec.parameters, {"routings", &spec.routings}, spec.path, overrides, "the NoC");
+}
+
+NocParams resolve_build_params(const std::vector<NocParameter>& parameters, const ChoiceList& choices,
+                               const std::string& path, const std::map<std::string, std::string>& overrides,
+                               std::string_view what) {
   for (const auto& [name, value] : overrides) {
-    if (!by_name(spec.parameters, name)) throw Error("noc.param", fmt::format("the NoC has no parameter '{}'", name), SourceLoc{spec.path});
+    if (!by_name(parameters, name))
+      throw Error("noc.param", fmt::format("{} has no parameter '{}'", what, name), SourceLoc{path});
   }
   NocParams out;
-  for (const auto& p : spec.parameters) {
+  for (const auto& p : parameters) {
     const auto it = overrides.find(p.name);
     if (p.is_choice()) {
       std::string v = it == overrides.end() ? p.default_choice : it->second;
       std::string names;
-      for (const auto& r : spec.routings) names += (names.empty() ? "" : ", ") + r.name;
-      if (!spec.routing(v))
+      for (const auto& r : *choices.names) names += (names.empty() ? "" : ", ") + r.name;
+      if (!by_name(*choices.names, v))
         throw Error("noc.param", fmt::format("{} '{}' is none of {}", p.name, v, names), p.loc);
       out.choices_[p.name] = v;
       out.order_.emplace_back(p.name, v);
@@ -527,6 +470,48 @@ NocParams resolve_noc_params(const NocSpec& spec, const std::map<std::string, st
     out.order_.emplace_back(p.name, std::to_string(v));
   }
   return out;
+}
+
+NocParameter read_build_parameter(const YAML::Node& n, const std::string& file, const Scope& scope,
+                                  const ChoiceList& choices, std::string_view rule) {
+  YamlMap m(n, file, "a parameter");
+  NocParameter p;
+  p.loc = m.loc();
+  p.name = m.str("name");
+  p.role = m.str("role");
+  auto fail_at = [&](const std::string& message, const SourceLoc& where) {
+    throw Error(std::string(rule), message, where);
+  };
+  auto value = [&](const std::string& key) -> std::int64_t {
+    const Expr e = m.expr(key);
+    try {
+      return e.eval(scope);
+    } catch (const ExprError& err) {
+      fail_at(fmt::format("parameter {}: {}: {}", p.name, key, err.what()), m.loc(key));
+    }
+    return 0;
+  };
+  if (m.has("choices")) {
+    p.choices = m.str("choices");
+    if (choices.names == nullptr || p.choices != choices.key)
+      fail_at(fmt::format("parameter {}: choices must name a list of the spec ({}), not '{}'", p.name,
+                          choices.names ? choices.key : "none here", p.choices),
+              m.loc("choices"));
+    p.default_choice = m.str("default");
+    if (!by_name(*choices.names, p.default_choice))
+      fail_at(fmt::format("parameter {}: default '{}' is none of {}", p.name, p.default_choice, p.choices),
+              m.loc("default"));
+  } else {
+    p.default_value = value("default");
+    p.min = value("min");
+    p.max = value("max");
+    if (p.min > p.max || p.default_value < p.min || p.default_value > p.max)
+      fail_at(fmt::format("parameter {}: default {} is not within min {} .. max {}", p.name, p.default_value, p.min,
+                          p.max),
+              p.loc);
+  }
+  m.finish();
+  return p;
 }
 
 }  // namespace tpugen

@@ -179,8 +179,14 @@ struct NocSpec {
 NocSpec load_noc_spec(const std::string& path);
 NocSpec load_noc_spec_text(const std::string& text, const std::string& path);
 
-/// A fabric's build parameters, resolved against the spec: every integer
-/// parameter by name, and the choice parameters by name.
+/// The spec list a choice parameter chooses from: its key ("routings") and its entries.
+struct ChoiceList {
+  std::string_view key;
+  const std::vector<NocCode>* names = nullptr;
+};
+
+/// A fabric's (or the system node's) build parameters, resolved against the
+/// spec: every integer parameter by name, and the choice parameters by name.
 class NocParams {
  public:
   [[nodiscard]] std::int64_t operator[](std::string_view name) const;
@@ -193,11 +199,19 @@ class NocParams {
   [[nodiscard]] std::vector<std::pair<std::string, std::string>> listing() const;
 
  private:
-  friend NocParams resolve_noc_params(const NocSpec&, const std::map<std::string, std::string>&);
+  friend NocParams resolve_build_params(const std::vector<NocParameter>&, const ChoiceList&, const std::string&,
+                                        const std::map<std::string, std::string>&, std::string_view);
   std::vector<std::pair<std::string, std::string>> order_;
   std::map<std::string, std::int64_t, std::less<>> ints_;
   std::map<std::string, std::string, std::less<>> choices_;
 };
+
+/// Build parameters of a spec file of the NoC family (the fabric's in
+/// noc.yaml, the system node's in system_node.yaml; `what` names whose in
+/// errors): the defaults with `overrides` applied, checked as below.
+NocParams resolve_build_params(const std::vector<NocParameter>& parameters, const ChoiceList& choices,
+                               const std::string& path, const std::map<std::string, std::string>& overrides,
+                               std::string_view what);
 
 /// The spec's defaults with `overrides` (by parameter name, as text) applied.
 /// Throws Error("noc.param") for an unknown name, a value that is not an

@@ -44,8 +44,10 @@ std::string YamlMap::str_or(const std::string& key, const std::string& fallback)
   return has(key) ? str(key) : (used_.insert(key), fallback);
 }
 
-std::int64_t YamlMap::integer(const std::string& key) {
-  YAML::Node n = scalar(key);
+namespace {
+
+/// A scalar as an integer (decimal, 0x hex, 0 octal); Error(spec.type) naming `what` otherwise.
+std::int64_t scalar_integer(const YAML::Node& n, const std::string& file, const std::string& what) {
   try {
     std::size_t pos = 0;
     const std::string s = n.Scalar();
@@ -53,9 +55,24 @@ std::int64_t YamlMap::integer(const std::string& key) {
     if (pos != s.size()) throw std::invalid_argument(s);
     return v;
   } catch (const std::exception&) {
-    throw Error("spec.type", fmt::format("{}: '{}' must be an integer, not '{}'", what_, key, n.Scalar()),
-                loc_of(file_, n));
+    throw Error("spec.type", fmt::format("{} must be an integer, not '{}'", what, n.Scalar()), loc_of(file, n));
   }
+}
+
+}  // namespace
+
+std::int64_t YamlMap::integer(const std::string& key) {
+  return scalar_integer(scalar(key), file_, fmt::format("{}: '{}'", what_, key));
+}
+
+std::vector<std::int64_t> YamlMap::integer_list(const std::string& key) {
+  std::vector<std::int64_t> out;
+  for (const auto& n : seq(key)) {
+    if (!n.IsScalar())
+      throw Error("spec.type", fmt::format("{}: '{}' must be a list of integers", what_, key), loc_of(file_, n));
+    out.push_back(scalar_integer(n, file_, fmt::format("{}: an element of '{}'", what_, key)));
+  }
+  return out;
 }
 
 std::int64_t YamlMap::integer_in(const std::string& key, std::int64_t lo, std::int64_t hi, std::string_view rule) {
@@ -69,6 +86,25 @@ std::optional<std::int64_t> YamlMap::integer_opt(const std::string& key) {
   used_.insert(key);
   if (!has(key)) return std::nullopt;
   return integer(key);
+}
+
+std::pair<int, int> YamlMap::bit_range(const std::string& key, int frame_bits, std::string_view what,
+                                       std::string_view rule) {
+  const auto items = seq(key);
+  const SourceLoc where = loc(key);
+  auto fail = [&](const std::string& message) { throw Error(std::string(rule), message, where); };
+  if (items.size() != 2) fail(fmt::format("{}: {} must be [msb, lsb]", what, key));
+  int v[2] = {0, 0};
+  for (std::size_t i = 0; i < 2; ++i) {
+    try {
+      v[i] = items[i].as<int>();
+    } catch (const YAML::Exception&) {
+      fail(fmt::format("{}: {} must be two integers", what, key));
+    }
+  }
+  if (v[1] < 0 || v[0] < v[1] || v[0] >= frame_bits)
+    fail(fmt::format("{}: {} [{}, {}] are not msb >= lsb within 0 .. {}", what, key, v[0], v[1], frame_bits - 1));
+  return {v[0], v[1]};
 }
 
 bool YamlMap::boolean_or(const std::string& key, bool fallback) {
@@ -125,6 +161,20 @@ void YamlMap::finish() const {
       throw Error("spec.unknown_key", fmt::format("{} has no key '{}'", what_, key),
                   loc_of(file_, kv.first));
   }
+}
+
+void BitOccupancy::take(int msb, int lsb, const std::string& what, const SourceLoc& where) {
+  for (int b = lsb; b <= msb; ++b) {
+    if (taken_[static_cast<std::size_t>(b)])
+      throw Error(rule_, fmt::format("{} overlaps another field at bit {}", what, b), where);
+    taken_[static_cast<std::size_t>(b)] = true;
+  }
+}
+
+int BitOccupancy::first_free(int lo, int hi) const {
+  for (int b = lo; b <= hi; ++b)
+    if (!taken_[static_cast<std::size_t>(b)]) return b;
+  return -1;
 }
 
 }  // namespace tpugen

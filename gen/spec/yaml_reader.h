@@ -9,6 +9,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "util/diag.h"
@@ -33,7 +35,13 @@ class YamlMap {
   /// An integer in lo .. hi; Error(rule) naming the key, the value and the range otherwise.
   [[nodiscard]] std::int64_t integer_in(const std::string& key, std::int64_t lo, std::int64_t hi,
                                         std::string_view rule);
+  /// `key: [msb, lsb]`, a bit range within [0, frame_bits); Error(rule)
+  /// naming `what` and the key otherwise.
+  [[nodiscard]] std::pair<int, int> bit_range(const std::string& key, int frame_bits, std::string_view what,
+                                              std::string_view rule);
   [[nodiscard]] bool boolean_or(const std::string& key, bool fallback);
+  /// A sequence of integers (decimal or 0x hex).
+  [[nodiscard]] std::vector<std::int64_t> integer_list(const std::string& key);
   /// An expression; scalars that look like numbers are expressions too.
   [[nodiscard]] Expr expr(const std::string& key);
   [[nodiscard]] std::optional<Expr> expr_opt(const std::string& key);
@@ -52,6 +60,21 @@ class YamlMap {
   std::string file_;
   std::string what_;
   std::set<std::string> used_;
+};
+
+/// The bits of a frame already taken by fields, to refuse overlaps: every
+/// bit layout of the specs (flit payloads, registers) checks with it.
+class BitOccupancy {
+ public:
+  BitOccupancy(int bits, std::string rule) : taken_(static_cast<std::size_t>(bits), false), rule_(std::move(rule)) {}
+  /// Take bits [lsb, msb]; Error(rule) naming `what` at the first bit taken twice.
+  void take(int msb, int lsb, const std::string& what, const SourceLoc& where);
+  /// The first free bit in [lo, hi], or -1.
+  [[nodiscard]] int first_free(int lo, int hi) const;
+
+ private:
+  std::vector<bool> taken_;
+  std::string rule_;
 };
 
 /// Parse an expression found at `where`, turning parse errors into Errors.

@@ -21,6 +21,7 @@
 #include "model/core/gemm_job.h"
 #include "model/core/operands.h"
 #include "spec/noc_spec.h"
+#include "spec/system_node_spec.h"
 #include "spec/spec.h"
 #include "util/process.h"
 
@@ -36,6 +37,12 @@ inline const Spec& shipped_spec() {
 /// spec/noc.yaml, loaded once.
 inline const NocSpec& shipped_noc_spec() {
   static const NocSpec spec = load_noc_spec(TPUGEN_SOURCE_DIR "/spec/noc.yaml");
+  return spec;
+}
+
+/// spec/system_node.yaml, loaded once against spec/noc.yaml.
+inline const SystemNodeSpec& shipped_system_node_spec() {
+  static const SystemNodeSpec spec = load_system_node_spec(TPUGEN_SOURCE_DIR "/spec/system_node.yaml", shipped_noc_spec());
   return spec;
 }
 
