@@ -433,7 +433,8 @@ bool MoverField::fits(std::int64_t v) const {
     const std::int64_t half = std::int64_t{1} << (width() - 1);
     return v >= -half && v < half;
   }
-  return v >= 0 && (width() >= 63 || v <= max_of(width()));
+  if (width() >= 64) return true;  // every bit pattern: a 64-bit value is carried as its bits
+  return v >= 0 && v <= max_of(width());
 }
 
 const MoverField* MoverRegister::field(std::string_view n) const { return by_name(fields, n); }
