@@ -77,9 +77,20 @@ const std::vector<CommandDoc>& command_docs() {
        "tpugen ime asm examples/ime/vmadot_a60.s -o vmadot.bin --profile A60\ntpugen ime disasm vmadot.bin\n"
        "tpugen ime run --profile A60 --program vmadot.bin --mem-in a60_mem.bin --mem-out out.bin --json run.json",
        "docs/ime.md"},
+      {"mover", "tpugen mover run --move MOVE.json",
+       "The system node's memory mover of spec/system_node.yaml: run a move (COPY, GATHER, GENERATE, FILL, XFORM "
+       "over 6-D walkers with bounds) over a memory image on the bit-exact reference model.",
+       "MOVE.json names the fields as docs/system_node.md does; a key left out keeps its register's reset value. "
+       "The image covers [--mem-base, --mem-base + its size); an access outside it is DECERR (fault 3). The report "
+       "names the fault (0 none) and the words read and written. An unknown key or a value that does not fit its "
+       "register field exits 2.",
+       "tpugen mover run --move examples/mover/copy_2d.json --mem-base 0x10000 --mem-size 65536 --mem-out out.bin "
+       "--json report.json",
+       "docs/system_node.md"},
       {"docs", "tpugen docs [--check]",
        "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, docs/ime_isa.md, the tables of "
-       "docs/noc.md) and README.md's command table, or with --check fail if any has drifted.",
+       "docs/noc.md and docs/system_node.md) and README.md's command table, or with --check fail if any has "
+       "drifted.",
        "", "tpugen docs --check", ""},
   };
   return table;

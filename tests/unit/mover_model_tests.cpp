@@ -265,7 +265,7 @@ TEST_CASE("mover: stride 0 broadcasts, a shorter source holds its last word, lat
   CHECK(word_at(mem, kBase + 0x8000) == word_at(before, kBase + 4 * 32));
 }
 
-TEST_CASE("mover: padding writes the fill word with no read; out-of-bounds destinations are skipped",
+TEST_CASE("mover: padding writes the fill word with no read, out-of-bounds destinations are skipped",
           "[mover][model]") {
   MoverMemory mem = patterned();
   const MoverMemory before = mem;
@@ -575,7 +575,7 @@ TEST_CASE("mover: the model's COPY equals a plain nested-loop walk on random des
   CHECK(skipped > 20);
 }
 
-TEST_CASE("mover: STATUS counts fault-free moves; a GO clears the last fault; a read-back of a write is flagged",
+TEST_CASE("mover: STATUS counts fault-free moves, a GO clears the last fault, a read-back of a write is flagged",
           "[mover][model]") {
   MoverMemory mem = patterned();
   MoverModel mover(spec(), mem);
