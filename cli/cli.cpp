@@ -7,9 +7,9 @@
 #include <cstdlib>
 #include <limits>
 
+#include "hdl/rtl_options.h"
 #include "isa/assembler.h"
 #include "isa/image.h"
-#include "hdl/rtl_options.h"
 #include "util/names.h"
 
 namespace tpugen::cli {
@@ -26,9 +26,9 @@ std::int64_t parse_flag_int(const std::string& flag, const std::string& text) {
     if (pos == text.size()) return v;
   } catch (const std::exception&) {
   }
-  throw CLI::ValidationError(flag, fmt::format("'{}' is not an integer in {} .. {}", text,
-                                               std::numeric_limits<std::int64_t>::min(),
-                                               std::numeric_limits<std::int64_t>::max()));
+  throw CLI::ValidationError(
+      flag, fmt::format("'{}' is not an integer in {} .. {}", text, std::numeric_limits<std::int64_t>::min(),
+                        std::numeric_limits<std::int64_t>::max()));
 }
 
 }  // namespace
@@ -59,6 +59,19 @@ void add_rtl_option_flags(CLI::App& cmd, hdl::RtlOptions& options, const std::st
     }
     // Hidden (empty group): a testing knob, such as a deliberate defect for the fuzzer.
     opt->group(f.hidden ? std::string() : group);
+  }
+}
+
+void add_build_param_flags(CLI::App& cmd, std::map<std::string, std::string>& into,
+                           const std::vector<NocParameter>& parameters, const std::string& prefix) {
+  for (const auto& p : parameters) {
+    const std::string name = p.name;
+    const std::string help = p.is_choice()
+                                 ? fmt::format("{} (default {})", p.role, p.default_choice)
+                                 : fmt::format("{} ({} .. {}, default {})", p.role, p.min, p.max, p.default_value);
+    cmd.add_option_function<std::string>(
+           "--" + prefix + kebab(p.name), [&into, name](const std::string& v) { into[name] = v; }, help)
+        ->type_name(p.is_choice() ? "NAME" : "INT");
   }
 }
 
@@ -95,7 +108,8 @@ GemmShape parse_shape(const std::string& text) {
     pos = end;
     if (i < 2) {
       if (pos >= text.size() || (text[pos] != 'x' && text[pos] != 'X'))
-        throw Error("cli.shape", fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
+        throw Error("cli.shape",
+                    fmt::format("'{}' is not a shape MxKxN (three positive integers, e.g. 64x64x64)", text));
       ++pos;
     }
   }
@@ -111,7 +125,8 @@ Program load_program(const Isa& isa, const std::string& path) {
   if (ends_with(".bin") || ends_with(".hex") || ends_with(".mem")) return decode_image(isa, read_image(path), path);
   if (ends_with(".s") || ends_with(".asm") || ends_with(".tpu")) return parse_assembly_file(isa, path);
   throw Error("cli.file_type",
-              fmt::format("'{}': a program is assembly (.s, .asm, .tpu) or an image (.bin, .hex, .mem)", path), SourceLoc{path});
+              fmt::format("'{}': a program is assembly (.s, .asm, .tpu) or an image (.bin, .hex, .mem)", path),
+              SourceLoc{path});
 }
 
 }  // namespace tpugen::cli

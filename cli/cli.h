@@ -18,6 +18,7 @@
 #include "isa/program.h"
 #include "isa/programs.h"
 #include "hdl/rtl_context.h"
+#include "spec/noc_spec.h"
 
 namespace tpugen::cli {
 
@@ -42,6 +43,12 @@ struct Context {
 /// (e.g. --T/--t, --maxdim, --qd, --spad-rows/--spad, --dma-words), writing
 /// into ctx.flags.
 void add_param_flags(CLI::App& cmd, Context& ctx);
+
+/// Adds `--<prefix><name>` (kebab case) for every build parameter of a NoC-family
+/// spec (noc.yaml's, system_node.yaml's), writing the value as text into
+/// `into` by parameter name; resolve_build_params checks it.
+void add_build_param_flags(CLI::App& cmd, std::map<std::string, std::string>& into,
+                           const std::vector<NocParameter>& parameters, const std::string& prefix);
 
 /// Adds a flag for every generator option that has one (hdl::rtl_option_fields():
 /// --top, --imem-beat, --c-beat, --watchdog; --inject-bug hidden) to `cmd`, in

@@ -1,10 +1,14 @@
-// tpugen mover run: a move (MOVE.json) over a memory image on the mover's
-// reference model, with its fault, its words and the memory it leaves.
+// tpugen mover: the system node's memory mover. `mover gen` writes its
+// SystemVerilog; `mover run` runs a move (MOVE.json) over a memory image on
+// the reference model, with its fault, its words and the memory it leaves.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/cli.h"
+#include "hdl/sysnode/sysnode_generate.h"
 #include "model/mover/memory.h"
 #include "model/mover/move_file.h"
 #include "model/mover/mover_model.h"
@@ -69,11 +73,52 @@ int run_mover_run(const SystemNodeSpec& spec, const MoverRunOpts& o) {
   return kOk;
 }
 
+int run_mover_gen(const NocSpec& noc, const SystemNodeSpec& spec, const std::map<std::string, std::string>& params,
+                  const std::string& out, const std::string& inject_bug) {
+  const hdl::SysnodeContext ctx(noc, spec, resolve_mover_params(spec, params), resolve_agent_params(spec), inject_bug);
+  const auto files = hdl::generate_mover(ctx, out);
+  std::string text;
+  for (const auto& [name, v] : ctx.mover_params().listing()) text += fmt::format(" {}={}", name, v);
+  fmt::print("tpugen mover gen:{}\nwrote {} files to {}:\n", text, files.size(), out);
+  for (const auto& f : files)
+    fmt::print("  {:<26} {:>8} bytes\n", std::filesystem::path(f).lexically_relative(out).string(),
+               std::filesystem::file_size(f));
+  return kOk;
+}
+
 }  // namespace
 
 Command mover_command() {
   return {"mover", [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            // The system node's spec makes the parameter flags, so it is read
+            // now; a spec that does not load is reported when a mover command
+            // runs, never stopping the other commands.
+            struct Loaded {
+              std::optional<NocSpec> noc;
+              std::optional<SystemNodeSpec> spec;
+              std::string error;
+            };
+            auto loaded = std::make_shared<Loaded>();
+            try {
+              loaded->noc = load_noc_spec(noc_spec_path(ctx.spec.path));
+              loaded->spec = load_system_node_spec(system_node_spec_path(ctx.spec.path), *loaded->noc);
+            } catch (const Error& e) {
+              loaded->error = e.what();
+            }
             sub.require_subcommand(1);
+            auto params = std::make_shared<std::map<std::string, std::string>>();
+            auto out = std::make_shared<std::string>();
+            auto inject_bug = std::make_shared<std::string>();
+            CLI::App* gen = sub.add_subcommand("gen",
+                                               "write the mover's SystemVerilog: tpu_mover_pkg, the "
+                                               "hand-written mover and its primitives, files.f, params.json");
+            if (loaded->spec)
+              add_build_param_flags(*gen, *params, loaded->spec->mover.parameters, "");
+            else
+              gen->allow_extras();
+            gen->add_option("--out", *out, "the output directory")->required();
+            gen->add_option("--inject-bug", *inject_bug)->group("");
+
             auto r = std::make_shared<MoverRunOpts>();
             CLI::App* run = sub.add_subcommand("run", "run a move (MOVE.json) over a memory image on the model");
             run->add_option("--move", r->move, "the move: MOVE.json (docs/system_node.md)")->required();
@@ -88,10 +133,13 @@ Command mover_command() {
                 ->capture_default_str();
             run->add_option("--json", r->json, "write the report as JSON");
             run->add_option("--slverr", r->slverr, "answer SLVERR for the word at this byte address (repeatable)");
-            return [run, r, &ctx]() {
-              const NocSpec noc = load_noc_spec(noc_spec_path(ctx.spec.path));
-              const SystemNodeSpec spec = load_system_node_spec(system_node_spec_path(ctx.spec.path), noc);
-              if (run->parsed()) return run_mover_run(spec, *r);
+            return [gen, run, r, loaded, params, out, inject_bug]() {
+              if (!loaded->error.empty()) {
+                fmt::print(stderr, "tpugen: {}\n", loaded->error);
+                return kBadInput;
+              }
+              if (gen->parsed()) return run_mover_gen(*loaded->noc, *loaded->spec, *params, *out, *inject_bug);
+              if (run->parsed()) return run_mover_run(*loaded->spec, *r);
               return kBadInput;
             };
           }};

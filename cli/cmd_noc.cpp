@@ -22,15 +22,7 @@ namespace {
 
 void add_noc_param_flags(CLI::App& cmd, NocOpts& o, const NocSpec& spec) {
   cmd.add_option("--noc-spec", o.spec, "the NoC spec (default: noc.yaml beside the ISA spec)");
-  for (const auto& p : spec.parameters) {
-    const std::string name = p.name;
-    const std::string help =
-        p.is_choice() ? fmt::format("{} (default {})", p.role, p.default_choice)
-                      : fmt::format("{} ({} .. {}, default {})", p.role, p.min, p.max, p.default_value);
-    cmd.add_option_function<std::string>(
-           "--" + kebab(p.name), [&o, name](const std::string& v) { o.params[name] = v; }, help)
-        ->type_name(p.is_choice() ? "NAME" : "INT");
-  }
+  add_build_param_flags(cmd, o.params, spec.parameters, "");
 }
 
 std::string describe(const std::string& file) {

@@ -20,8 +20,9 @@ const std::vector<CommandDoc>& command_docs() {
       {"asm", "tpugen asm FILE.s -o OUT.hex",
        "Assemble and check a program into an image: little-endian 64-bit words (.bin) or $readmemh hex (.hex).", "",
        "tpugen asm examples/asm/gemm_8x8x8.asm -o gemm.hex", "docs/assembly.md"},
-      {"disasm", "tpugen disasm IMAGE", "Disassemble an image (.bin or .hex) into assembly, its header counts as comments.",
-       "", "tpugen disasm gemm.hex", "docs/assembly.md"},
+      {"disasm", "tpugen disasm IMAGE",
+       "Disassemble an image (.bin or .hex) into assembly, its header counts as comments.", "",
+       "tpugen disasm gemm.hex", "docs/assembly.md"},
       {"check", "tpugen check FILE",
        "Check a program (assembly or image) against every contract of the spec, each violation with its "
        "instruction, line and rule.",
@@ -77,14 +78,18 @@ const std::vector<CommandDoc>& command_docs() {
        "tpugen ime asm examples/ime/vmadot_a60.s -o vmadot.bin --profile A60\ntpugen ime disasm vmadot.bin\n"
        "tpugen ime run --profile A60 --program vmadot.bin --mem-in a60_mem.bin --mem-out out.bin --json run.json",
        "docs/ime.md"},
-      {"mover", "tpugen mover run --move MOVE.json",
-       "The system node's memory mover of spec/system_node.yaml: run a move (COPY, GATHER, GENERATE, FILL, XFORM "
-       "over 6-D walkers with bounds) over a memory image on the bit-exact reference model.",
-       "MOVE.json names the fields as docs/system_node.md does; a key left out keeps its register's reset value. "
+      {"mover", "tpugen mover gen|run",
+       "The system node's memory mover of spec/system_node.yaml: generate its SystemVerilog, and run a move (COPY, "
+       "GATHER, GENERATE, FILL, XFORM over 6-D walkers with bounds) over a memory image on the bit-exact reference "
+       "model.",
+       "gen writes tpu_mover_pkg (from the spec) and the hand-written mover (--rd-bursts, --wr-bursts, --read-ahead "
+       "set its build parameters). run: MOVE.json names the fields as docs/system_node.md does; a key left out keeps "
+       "its register's reset value. "
        "The image covers [--mem-base, --mem-base + its size); an access outside it is DECERR (fault 3). The report "
        "names the fault (0 none) and the words read and written. An unknown key or a value that does not fit its "
        "register field exits 2.",
-       "tpugen mover run --move examples/mover/copy_2d.json --mem-base 0x10000 --mem-size 65536 --mem-out out.bin "
+       "tpugen mover gen --out mover\ntpugen mover run --move examples/mover/copy_2d.json --mem-base 0x10000 "
+       "--mem-size 65536 --mem-out out.bin "
        "--json report.json",
        "docs/system_node.md"},
       {"docs", "tpugen docs [--check]",

@@ -4,7 +4,9 @@
 #include <array>
 #include <map>
 
+#include "hdl/localparams.h"
 #include "hdl/noc/noc_emitters.h"
+#include "util/names.h"
 #include "noc/routing.h"
 #include "util/diag.h"
 
@@ -12,57 +14,6 @@ namespace tpugen::hdl {
 
 namespace {
 
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
-  return s;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-/// `localparam <type> NAME = value;  // comment` lines, aligned.
-class Localparams {
- public:
-  void add(const std::string& name, const std::string& value, const std::string& comment = {}) {
-    rows_.push_back({"int", name, value, comment});
-  }
-  void add(const std::string& name, std::int64_t value, const std::string& comment = {}) {
-    add(name, std::to_string(value), comment);
-  }
-  /// A `logic [width-1:0]` constant, written as width'<base><digits>.
-  void add_bits(const std::string& name, int width, const std::string& value, const std::string& comment = {}) {
-    rows_.push_back({fmt::format("logic [{}:0]", width - 1), name, fmt::format("{}'{}", width, value), comment});
-  }
-  void blank() { rows_.push_back({}); }
-  [[nodiscard]] std::string str() const {
-    std::size_t tw = 0, nw = 0, lw = 0;
-    for (const auto& r : rows_) {
-      tw = std::max(tw, r[0].size());
-      nw = std::max(nw, r[1].size());
-    }
-    for (const auto& r : rows_) lw = std::max(lw, tw + nw + r[2].size() + 20);
-    lw = std::min<std::size_t>(lw, tw + nw + 28);
-    std::string o;
-    for (const auto& r : rows_) {
-      if (r[1].empty()) {
-        o += "\n";
-        continue;
-      }
-      std::string line = fmt::format("  localparam {:<{}} {:<{}} = {};", r[0], tw, r[1], nw, r[2]);
-      if (!r[3].empty()) line = fmt::format("{:<{}}  // {}", line, lw, r[3]);
-      o += line + "\n";
-    }
-    return o;
-  }
-
- private:
-  std::vector<std::array<std::string, 4>> rows_;
-};
-
-/// A role short enough for a comment at the end of a line.
-std::string short_role(const std::string& role) { return role.size() > 64 ? role.substr(0, 61) + "..." : role; }
 
 void field_params(Localparams& lp, const std::string& prefix, const NocField& f) {
   lp.add(prefix + "_LSB", f.lsb, short_role(f.role));

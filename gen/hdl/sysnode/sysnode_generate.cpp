@@ -1,0 +1,53 @@
+#include "hdl/sysnode/sysnode_generate.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "hdl/generate.h"
+#include "hdl/sysnode/sysnode_emitters.h"
+#include "util/diag.h"
+
+namespace tpugen::hdl {
+
+namespace {
+constexpr std::string_view kPackage = "tpu_mover_pkg";
+}  // namespace
+
+const std::vector<std::string_view>& mover_rtl_dirs() {
+  static const std::vector<std::string_view> dirs = {"prim", "mover"};
+  return dirs;
+}
+
+std::string mover_module_text(const SysnodeContext& ctx, std::string_view module) {
+  if (module == kPackage) return emit_tpu_mover_pkg(ctx);
+  for (const auto& p : primitive_files(mover_rtl_dirs())) {
+    const std::filesystem::path path(p);
+    if (path.stem() == module) return hand_written_file(path, module, ctx.inject_bug());
+  }
+  throw Error("gen.module", fmt::format("the mover has no module '{}'", module));
+}
+
+std::vector<std::string> generate_mover(const SysnodeContext& ctx, const std::string& out_dir) {
+  std::vector<ConfigFile> files;
+  files.push_back({std::string(kPackage) + ".sv", emit_tpu_mover_pkg(ctx), fmt::format("{}.sv (generated)", kPackage)});
+  for (const auto& p : primitive_files(mover_rtl_dirs())) {
+    const std::filesystem::path path(p);
+    files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), ctx.inject_bug()),
+                     "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
+  }
+  nlohmann::ordered_json j;
+  j["top"] = kMoverTop;
+  j["spec"] = std::filesystem::path(ctx.spec().path).filename().string();
+  j["spec_sha256"] = ctx.spec().sha256;
+  j["generator"] = fmt::format("tpugen {}", TPUGEN_VERSION);
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& p : ctx.spec().mover.parameters) params[p.name] = ctx.mover_params()[p.name];
+  j["parameters"] = params;
+  j["derived"] = {{"WORD_W", ctx.spec().word_bits}, {"ADDR_W", ctx.spec().address_bits}};
+  j["options"] = {{"inject_bug", ctx.inject_bug()}};
+  return write_configuration(out_dir, {kPackage}, files, j.dump(2) + "\n");
+}
+
+}  // namespace tpugen::hdl

@@ -1,0 +1,29 @@
+/// @file sysnode_generate.h
+/// @brief `tpugen mover gen`: the mover's package, the shared primitives and
+/// the hand-written mover, files.f and params.json, written to one directory
+/// by the same writer as the core's and the NoC's (hdl/generate.h).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "hdl/sysnode/sysnode_context.h"
+
+namespace tpugen::hdl {
+
+/// The folders under rtl/ whose hand-written files a mover holds.
+const std::vector<std::string_view>& mover_rtl_dirs();
+
+/// The mover's top module.
+inline constexpr std::string_view kMoverTop = "tpu_noc_mover";
+
+/// The text of one module of the mover (the package included); throws
+/// Error("gen.module") for a module it does not have.
+std::string mover_module_text(const SysnodeContext& ctx, std::string_view module);
+
+/// Write the mover to `out_dir`. Returns the paths written. Byte-identical
+/// for identical inputs.
+std::vector<std::string> generate_mover(const SysnodeContext& ctx, const std::string& out_dir);
+
+}  // namespace tpugen::hdl
