@@ -36,17 +36,23 @@ const NocCode* broken_rule(const Codec& codec, const Flit& f, const Endpoint& at
 }
 
 Flit error_flit(const Codec& codec, const Flit& offending, const NocCode& rule, Coord at) {
+  return error_flit(codec, offending, rule.code, at, at);
+}
+
+Flit error_flit(const Codec& codec, const Flit& offending, std::uint32_t rule_code, Coord to, Coord from) {
   const Header bad = codec.header(offending);
   Flit e;
   Header h;
-  h.dst_x = h.src_x = static_cast<std::uint32_t>(at.x);
-  h.dst_y = h.src_y = static_cast<std::uint32_t>(at.y);
+  h.dst_x = static_cast<std::uint32_t>(to.x);
+  h.dst_y = static_cast<std::uint32_t>(to.y);
+  h.src_x = static_cast<std::uint32_t>(from.x);
+  h.src_y = static_cast<std::uint32_t>(from.y);
   h.type = codec.type_code("ERROR");
   h.txn = bad.txn;
   h.last = 1;
   h.rsvd = 0;
   codec.set_header(e, h);
-  codec.set(e, "error.rule", rule.code);
+  codec.set(e, "error.rule", rule_code);
   codec.set(e, "error.header", codec.header_bits(offending));
   return e;
 }

@@ -6,6 +6,7 @@
 /// the same rules in the same order.
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 
 #include "noc/codec.h"
@@ -30,6 +31,12 @@ struct Endpoint {
 /// type ERROR, the offending txn, last 1, rsvd 0; the payload names the rule
 /// and carries the offending header.
 [[nodiscard]] Flit error_flit(const Codec& codec, const Flit& offending, const NocCode& rule, Coord at);
+
+/// The same ERROR flit sent by an endpoint rather than reflected by the
+/// router: to `to`, from `from`, type ERROR, the offending txn, last 1,
+/// rsvd 0; the payload names `rule_code` (any rule list's code: the agent's
+/// are system_node.yaml's) and carries the offending header.
+[[nodiscard]] Flit error_flit(const Codec& codec, const Flit& offending, std::uint32_t rule_code, Coord to, Coord from);
 
 /// What the local port passes on: the flit, or its ERROR flit.
 [[nodiscard]] Flit admit(const Codec& codec, const Flit& f, const Endpoint& at);
