@@ -1,14 +1,15 @@
 // tpu_axi_burst: a stream of aligned, equal-size requests as AXI4 INCR bursts.
 //
 // Hand-written primitive of tpugen, copied unchanged into every AXI
-// configuration (tpugen gen --top axi); tpu_axi_rd and tpu_axi_wr each use
-// one for their address channel.
+// configuration (tpugen gen --top axi) and into the memory mover's (tpugen
+// mover gen); tpu_axi_rd and tpu_axi_wr each use one for their address
+// channel, the mover one for its reads and one for its writes.
 //
 // Requests that follow each other in consecutive cycles at consecutive
 // addresses join one burst: a burst is open while the next request continues
 // it, and closes (is issued on the address channel) in the first cycle that
-// does not, when it reaches MAX_BURST beats, or when its next beat would start
-// a new BOUNDARY-byte page (AXI: no burst crosses 4 KB). The cost is one
+// does not, when it reaches cap_i + 1 beats, or when its next beat would start
+// a new Boundary-byte page (AXI: no burst crosses 4 KB). The cost is one
 // cycle from the last request of a burst to its address. A request is taken
 // only with room_i (the user's buffer for its data); a burst closes only with
 // issue_ready_i (the user's record of bursts in flight has room), and close_o
@@ -18,35 +19,44 @@
 // ax_valid_o never depends on ax_ready_i, and the address and length hold
 // until the handshake, which its assertions check.
 //
-// The address width, the longest burst and the page no burst crosses are
-// tpu_axi_pkg's (from the AXI spec).
+// The package-free primitive takes the address width, the longest burst and
+// the page no burst crosses as parameters (the core's adapters pass
+// tpu_axi_pkg's, from the AXI spec; the mover its spec's), and the longest
+// burst of this stream as cap_i (the mover's burst cap flag; the core ties it
+// to MaxBurst - 1).
 //
 // Parameters:
 //   ReqBytes  bytes of one request (a power of two); requests are aligned to it
+//   AddrW     bits of a byte address
+//   MaxBurst  the most beats a burst may have (<= 256)
+//   Boundary  no burst crosses a multiple of this many bytes (a power of two)
 module tpu_axi_burst #(
-  parameter int ReqBytes = 8
+  parameter int ReqBytes = 8,
+  parameter int AddrW    = 64,
+  parameter int MaxBurst = 16,
+  parameter int Boundary = 4096
 ) (
   input  logic                           clk_i,
   input  logic                           rst_ni,
   // requests: absolute byte addresses
   input  logic                           req_valid_i,
-  input  logic [tpu_axi_pkg::ADDR_W-1:0] req_addr_i,
+  input  logic [AddrW-1:0]               req_addr_i,
   input  logic                           room_i,
+  input  logic [7:0]                     cap_i,         // beats - 1 of the longest burst, < MaxBurst
   output logic                           req_take_o,
   // the burst closing this cycle
   input  logic                           issue_ready_i,
   output logic                           close_o,
-  output logic [tpu_axi_pkg::ADDR_W-1:0] open_addr_o,
+  output logic [AddrW-1:0]               open_addr_o,
   output logic [7:0]                     open_len_o,   // beats - 1
   // the address channel (AR or AW)
   output logic                           ax_valid_o,
   input  logic                           ax_ready_i,
-  output logic [tpu_axi_pkg::ADDR_W-1:0] ax_addr_o,
+  output logic [AddrW-1:0]               ax_addr_o,
   output logic [7:0]                     ax_len_o
 );
 
-  localparam int AddrW = tpu_axi_pkg::ADDR_W;
-  localparam int PageW = $clog2(tpu_axi_pkg::BOUNDARY);
+  localparam int PageW = $clog2(Boundary);
 
   logic             open_q;
   logic [AddrW-1:0] open_addr_q, open_next_q;
@@ -54,7 +64,8 @@ module tpu_axi_burst #(
   logic             ax_valid;
 
   logic contig, absorb, can_close, close, start_new;
-  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != 8'(tpu_axi_pkg::MAX_BURST - 1))
+  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != cap_i)
+                   && (32'(open_len_q) < MaxBurst - 1)
                    && (open_next_q[PageW-1:0] != '0);
   assign absorb    = req_valid_i && contig && room_i;
   assign can_close = (!ax_valid || ax_ready_i) && issue_ready_i;
@@ -99,5 +110,14 @@ module tpu_axi_burst #(
     .data_o ({ax_addr_o, ax_len_o})
   );
   assign ax_valid_o = ax_valid;
+
+`ifdef TPU_ASSERT
+  // A burst never grows past the longest AXI allows here.
+  tpu_assert_never u_cap_past_max_burst (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (32'(cap_i) >= MaxBurst)
+  );
+`endif
 
 endmodule

@@ -5,9 +5,9 @@
 //
 // The core asks for ReqBytes bytes at a time, each request aligned to its
 // size. Consecutive requests join INCR bursts of narrow beats (AxSIZE =
-// log2(ReqBytes)) of at most MAX_BURST beats, never across a BOUNDARY-byte
+// log2(ReqBytes)) of at most cap_i + 1 beats, never across a Boundary-byte
 // page (tpu_axi_burst).
-// Up to OUTSTANDING bursts are in flight (tpu_axi_beats); their beats come
+// Up to Outstanding bursts are in flight (tpu_axi_beats); their beats come
 // back in order (one ID), and each beat's ReqBytes lane (the address's byte lanes, as AXI
 // places a narrow transfer) is the response to the core.
 //
@@ -16,59 +16,78 @@
 // through, whose payload AXI holds stable.
 //
 // The master's address, data and ID widths, its burst rules and the bursts in
-// flight a stream may have (OUTSTANDING) are tpu_axi_pkg's (from the AXI spec).
+// flight a stream may have are parameters (the core's AXI top passes
+// tpu_axi_pkg's, from the AXI spec; the memory mover its spec's), and the
+// longest burst of the stream is cap_i (the core ties it to MaxBurst - 1).
 //
 // Parameters:
-//   ReqBytes  bytes of one core request (a power of two, <= DATA_BYTES)
-//   Id        this stream's AXI ID
+//   ReqBytes     bytes of one core request (a power of two, <= DataBytes)
+//   Id           this stream's AXI ID
+//   AddrW        bits of a byte address
+//   DataBytes    bytes of the data bus
+//   IdW          bits of an AXI ID
+//   MaxBurst     the most beats a burst may have (<= 256)
+//   Boundary     no burst crosses a multiple of this many bytes
+//   Outstanding  bursts in flight
 module tpu_axi_rd #(
-  parameter int ReqBytes = 8,
-  parameter int Id       = 0
+  parameter int ReqBytes    = 8,
+  parameter int Id          = 0,
+  parameter int AddrW       = 64,
+  parameter int DataBytes   = 32,
+  parameter int IdW         = 1,
+  parameter int MaxBurst    = 16,
+  parameter int Boundary    = 4096,
+  parameter int Outstanding = 8
 ) (
-  input  logic                                 clk_i,
-  input  logic                                 rst_ni,
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
   // the core's requests: absolute byte addresses
-  input  logic                                 req_valid_i,
-  output logic                                 req_ready_o,
-  input  logic [tpu_axi_pkg::ADDR_W-1:0]       req_addr_i,
+  input  logic                      req_valid_i,
+  output logic                      req_ready_o,
+  input  logic [AddrW-1:0]          req_addr_i,
+  input  logic [7:0]                cap_i,            // beats - 1 of the longest burst, < MaxBurst
   // the core's responses, in request order
-  output logic                                 rsp_valid_o,
-  input  logic                                 rsp_ready_i,
-  output logic [ReqBytes*8-1:0]                rsp_data_o,
+  output logic                      rsp_valid_o,
+  input  logic                      rsp_ready_i,
+  output logic [ReqBytes*8-1:0]     rsp_data_o,
   // AXI4 read address
-  output logic                                 ar_valid_o,
-  input  logic                                 ar_ready_i,
-  output logic [tpu_axi_pkg::ADDR_W-1:0]       ar_addr_o,
-  output logic [7:0]                           ar_len_o,
-  output logic [2:0]                           ar_size_o,
-  output logic [tpu_axi_pkg::ID_W-1:0]         ar_id_o,
+  output logic                      ar_valid_o,
+  input  logic                      ar_ready_i,
+  output logic [AddrW-1:0]          ar_addr_o,
+  output logic [7:0]                ar_len_o,
+  output logic [2:0]                ar_size_o,
+  output logic [IdW-1:0]            ar_id_o,
   // AXI4 read data of this stream's ID
-  input  logic                                 r_valid_i,
-  output logic                                 r_ready_o,
-  input  logic [tpu_axi_pkg::DATA_BYTES*8-1:0] r_data_i,
-  input  logic [1:0]                           r_resp_i,
-  input  logic                                 r_last_i,
+  input  logic                      r_valid_i,
+  output logic                      r_ready_o,
+  input  logic [DataBytes*8-1:0]    r_data_i,
+  input  logic [1:0]                r_resp_i,
+  input  logic                      r_last_i,
   // a beat came back with a response other than OKAY, or RLAST misplaced
-  output logic                                 err_o
+  output logic                      err_o
 );
 
-  localparam int NLanes = tpu_axi_pkg::DATA_BYTES / ReqBytes;
+  localparam int NLanes = DataBytes / ReqBytes;
   localparam int LaneW  = (NLanes > 1) ? $clog2(NLanes) : 1;
   localparam int TrkW   = LaneW + 8;
 
   // --- Bursts: consecutive requests joined, issued on AR ----------------------------
-  logic                           close, trk_push_ready, trk_valid;
-  logic [tpu_axi_pkg::ADDR_W-1:0] open_addr;
-  logic [7:0]                     open_len;
-  logic [TrkW-1:0]                trk_push_data, trk_data;
+  logic             close, trk_push_ready, trk_valid;
+  logic [AddrW-1:0] open_addr;
+  logic [7:0]       open_len;
+  logic [TrkW-1:0]  trk_push_data, trk_data;
 
   tpu_axi_burst #(
-    .ReqBytes(ReqBytes)
+    .ReqBytes(ReqBytes),
+    .AddrW   (AddrW),
+    .MaxBurst(MaxBurst),
+    .Boundary(Boundary)
   ) u_burst (
     .clk_i,
     .rst_ni,
     .req_valid_i,
     .req_addr_i,
+    .cap_i,
     .room_i(1'b1),
     .req_take_o(req_ready_o),
     .issue_ready_i(trk_push_ready),
@@ -82,9 +101,9 @@ module tpu_axi_rd #(
   );
 
   assign ar_size_o = 3'($clog2(ReqBytes));
-  assign ar_id_o   = tpu_axi_pkg::ID_W'(Id);
+  assign ar_id_o   = IdW'(Id);
 
-  function automatic logic [LaneW-1:0] lane_of(input logic [tpu_axi_pkg::ADDR_W-1:0] addr);
+  function automatic logic [LaneW-1:0] lane_of(input logic [AddrW-1:0] addr);
     if (NLanes > 1) lane_of = LaneW'(addr >> $clog2(ReqBytes));
     else lane_of = '0;
   endfunction
@@ -97,7 +116,7 @@ module tpu_axi_rd #(
 
   tpu_axi_beats #(
     .Width(TrkW),
-    .Depth(tpu_axi_pkg::OUTSTANDING)
+    .Depth(Outstanding)
   ) u_bursts (
     .clk_i,
     .rst_ni,

@@ -12,61 +12,72 @@
 // on W once the burst is closed (its length, and so WLAST,
 // known), in the same cycle as its AW at the earliest. Each B answers a
 // burst: it becomes as many acknowledgements to the core as the burst had
-// writes. Up to OUTSTANDING bursts await their B.
+// writes. Up to Outstanding bursts await their B.
 //
 // Parameters: as tpu_axi_rd.
 module tpu_axi_wr #(
-  parameter int ReqBytes = 8,
-  parameter int Id       = 0
+  parameter int ReqBytes    = 8,
+  parameter int Id          = 0,
+  parameter int AddrW       = 64,
+  parameter int DataBytes   = 32,
+  parameter int IdW         = 1,
+  parameter int MaxBurst    = 16,
+  parameter int Boundary    = 4096,
+  parameter int Outstanding = 8
 ) (
-  input  logic                                 clk_i,
-  input  logic                                 rst_ni,
+  input  logic                      clk_i,
+  input  logic                      rst_ni,
   // the core's writes: absolute byte addresses
-  input  logic                                 req_valid_i,
-  output logic                                 req_ready_o,
-  input  logic [tpu_axi_pkg::ADDR_W-1:0]       req_addr_i,
-  input  logic [ReqBytes*8-1:0]                req_data_i,
-  input  logic [ReqBytes-1:0]                  req_strb_i,
+  input  logic                      req_valid_i,
+  output logic                      req_ready_o,
+  input  logic [AddrW-1:0]          req_addr_i,
+  input  logic [7:0]                cap_i,            // beats - 1 of the longest burst, < MaxBurst
+  input  logic [ReqBytes*8-1:0]     req_data_i,
+  input  logic [ReqBytes-1:0]       req_strb_i,
   // one acknowledgement per write
-  output logic                                 rsp_valid_o,
-  input  logic                                 rsp_ready_i,
+  output logic                      rsp_valid_o,
+  input  logic                      rsp_ready_i,
   // AXI4 write address
-  output logic                                 aw_valid_o,
-  input  logic                                 aw_ready_i,
-  output logic [tpu_axi_pkg::ADDR_W-1:0]       aw_addr_o,
-  output logic [7:0]                           aw_len_o,
-  output logic [2:0]                           aw_size_o,
-  output logic [tpu_axi_pkg::ID_W-1:0]         aw_id_o,
+  output logic                      aw_valid_o,
+  input  logic                      aw_ready_i,
+  output logic [AddrW-1:0]          aw_addr_o,
+  output logic [7:0]                aw_len_o,
+  output logic [2:0]                aw_size_o,
+  output logic [IdW-1:0]            aw_id_o,
   // AXI4 write data
-  output logic                                 w_valid_o,
-  input  logic                                 w_ready_i,
-  output logic [tpu_axi_pkg::DATA_BYTES*8-1:0] w_data_o,
-  output logic [tpu_axi_pkg::DATA_BYTES-1:0]   w_strb_o,
-  output logic                                 w_last_o,
+  output logic                      w_valid_o,
+  input  logic                      w_ready_i,
+  output logic [DataBytes*8-1:0]    w_data_o,
+  output logic [DataBytes-1:0]      w_strb_o,
+  output logic                      w_last_o,
   // AXI4 write response
-  input  logic                                 b_valid_i,
-  output logic                                 b_ready_o,
-  input  logic [1:0]                           b_resp_i,
+  input  logic                      b_valid_i,
+  output logic                      b_ready_o,
+  input  logic [1:0]                b_resp_i,
   // a write response other than OKAY
-  output logic                                 err_o
+  output logic                      err_o
 );
 
-  localparam int NLanes = tpu_axi_pkg::DATA_BYTES / ReqBytes;
+  localparam int NLanes = DataBytes / ReqBytes;
   localparam int LaneW  = (NLanes > 1) ? $clog2(NLanes) : 1;
   localparam int BeatW  = ReqBytes * 8 + ReqBytes + LaneW;  // a write, its strobes and its lane
 
   // --- Bursts: consecutive writes joined, issued on AW -------------------------------
-  logic                           beat_push_ready, wlen_push_ready, ack_push_ready, close, beat_push;
-  logic [tpu_axi_pkg::ADDR_W-1:0] open_addr;
-  logic [7:0]                     open_len;
+  logic             beat_push_ready, wlen_push_ready, ack_push_ready, close, beat_push;
+  logic [AddrW-1:0] open_addr;
+  logic [7:0]       open_len;
 
   tpu_axi_burst #(
-    .ReqBytes(ReqBytes)
+    .ReqBytes(ReqBytes),
+    .AddrW   (AddrW),
+    .MaxBurst(MaxBurst),
+    .Boundary(Boundary)
   ) u_burst (
     .clk_i,
     .rst_ni,
     .req_valid_i,
     .req_addr_i,
+    .cap_i,
     .room_i(beat_push_ready),
     .req_take_o(beat_push),
     .issue_ready_i(wlen_push_ready && ack_push_ready),
@@ -81,19 +92,19 @@ module tpu_axi_wr #(
 
   assign req_ready_o = beat_push;
   assign aw_size_o   = 3'($clog2(ReqBytes));
-  assign aw_id_o     = tpu_axi_pkg::ID_W'(Id);
+  assign aw_id_o     = IdW'(Id);
 
   // --- Beats: each write with its strobes and lane --------------------------------
-  logic [LaneW-1:0]                            req_lane;
-  logic [BeatW-1:0]                            beat_push_data, beat_data;
-  logic                                        beat_valid, beat_pop;
-  logic [$clog2(tpu_axi_pkg::MAX_BURST+1)-1:0] beat_usage;
+  logic [LaneW-1:0]              req_lane;
+  logic [BeatW-1:0]              beat_push_data, beat_data;
+  logic                          beat_valid, beat_pop;
+  logic [$clog2(MaxBurst+1)-1:0] beat_usage;
   assign req_lane       = (NLanes > 1) ? LaneW'(req_addr_i >> $clog2(ReqBytes)) : '0;
   assign beat_push_data = {req_lane, req_strb_i, req_data_i};
 
   tpu_fifo #(
     .Width(BeatW),
-    .Depth(tpu_axi_pkg::MAX_BURST)
+    .Depth(MaxBurst)
   ) u_beats (
     .clk_i,
     .rst_ni,
@@ -112,7 +123,7 @@ module tpu_axi_wr #(
 
   tpu_axi_beats #(
     .Width(8),
-    .Depth(tpu_axi_pkg::OUTSTANDING)
+    .Depth(Outstanding)
   ) u_w_bursts (
     .clk_i,
     .rst_ni,
@@ -148,7 +159,7 @@ module tpu_axi_wr #(
 
   tpu_axi_beats #(
     .Width(8),
-    .Depth(tpu_axi_pkg::OUTSTANDING)
+    .Depth(Outstanding)
   ) u_b_bursts (
     .clk_i,
     .rst_ni,

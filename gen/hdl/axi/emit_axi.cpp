@@ -519,7 +519,13 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   // --- Streams ---------------------------------------------------------------------------
   auto adapter_params = [&](const std::string& bytes, int id) {
     return fmt::format(R"(    .ReqBytes({}),
-    .Id({})
+    .Id({}),
+    .AddrW(tpu_axi_pkg::ADDR_W),
+    .DataBytes(tpu_axi_pkg::DATA_BYTES),
+    .IdW(tpu_axi_pkg::ID_W),
+    .MaxBurst(tpu_axi_pkg::MAX_BURST),
+    .Boundary(tpu_axi_pkg::BOUNDARY),
+    .Outstanding(tpu_axi_pkg::OUTSTANDING)
 )",
                        bytes, id);
   };
@@ -534,6 +540,7 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .req_valid_i({0}_req_valid),
     .req_ready_o({0}_req_ready),
     .req_addr_i({0}_addr),
+    .cap_i(8'(tpu_axi_pkg::MAX_BURST - 1)),
     .rsp_valid_o({0}_rsp_valid),
     .rsp_ready_i({0}_rsp_ready),
     .rsp_data_o({0}_rsp_data),
@@ -608,6 +615,7 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .req_valid_i(wr_req_valid),
     .req_ready_o(wr_req_ready),
     .req_addr_i(wr_addr),
+    .cap_i(8'(tpu_axi_pkg::MAX_BURST - 1)),
     .req_data_i(wr_req_data),
     .req_strb_i(wr_req_strb),
     .rsp_valid_o(wr_rsp_valid),

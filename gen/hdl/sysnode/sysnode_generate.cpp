@@ -20,9 +20,18 @@ const std::vector<std::string_view>& mover_rtl_dirs() {
   return dirs;
 }
 
+std::vector<std::string> mover_rtl_files() {
+  std::vector<std::string> files;
+  for (const char* shared : {"axi/tpu_axi_beats.sv", "axi/tpu_axi_burst.sv", "axi/tpu_axi_rd.sv", "axi/tpu_axi_wr.sv"})
+    files.push_back((std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / shared).string());
+  const auto own = primitive_files(mover_rtl_dirs());
+  files.insert(files.end(), own.begin(), own.end());
+  return files;
+}
+
 std::string mover_module_text(const SysnodeContext& ctx, std::string_view module) {
   if (module == kPackage) return emit_tpu_mover_pkg(ctx);
-  for (const auto& p : primitive_files(mover_rtl_dirs())) {
+  for (const auto& p : mover_rtl_files()) {
     const std::filesystem::path path(p);
     if (path.stem() == module) return hand_written_file(path, module, ctx.inject_bug());
   }
@@ -32,7 +41,7 @@ std::string mover_module_text(const SysnodeContext& ctx, std::string_view module
 std::vector<std::string> generate_mover(const SysnodeContext& ctx, const std::string& out_dir) {
   std::vector<ConfigFile> files;
   files.push_back({std::string(kPackage) + ".sv", emit_tpu_mover_pkg(ctx), fmt::format("{}.sv (generated)", kPackage)});
-  for (const auto& p : primitive_files(mover_rtl_dirs())) {
+  for (const auto& p : mover_rtl_files()) {
     const std::filesystem::path path(p);
     files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), ctx.inject_bug()),
                      "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});

@@ -14,6 +14,10 @@ namespace tpugen::hdl {
 
 /// The folders under rtl/ whose hand-written files a mover holds.
 const std::vector<std::string_view>& mover_rtl_dirs();
+/// Every hand-written file of a mover: the package-free AXI primitives of
+/// rtl/axi (tpu_axi_beats, tpu_axi_burst, tpu_axi_rd, tpu_axi_wr), then those
+/// folders' files.
+std::vector<std::string> mover_rtl_files();
 
 /// The mover's top module.
 inline constexpr std::string_view kMoverTop = "tpu_noc_mover";
