@@ -16,6 +16,7 @@
 #include "model/agent/agent_model.h"
 #include "model/mover/memory.h"
 #include "noc/codec.h"
+#include "memory_image_support.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -37,8 +38,8 @@ constexpr std::uint32_t kTypeNotServed = 16, kAddressNotServed = 17, kMisaligned
 // noc.yaml's address map: aperture bit 39, mesh bits 37:36.
 constexpr std::uint64_t kAperture1 = std::uint64_t{1} << 39, kMesh1 = std::uint64_t{1} << 36;
 
-constexpr std::uint64_t kBase = 0x10000;
-constexpr std::size_t kSize = 0x10000;
+constexpr std::uint64_t kBase = test::kImageBase;
+constexpr std::size_t kSize = test::kImageSize;
 constexpr Coord kAgent{1, 1}, kReq{2, 3};
 
 const noc::Codec& codec() {
@@ -46,18 +47,9 @@ const noc::Codec& codec() {
   return c;
 }
 
-/// A memory image whose byte at address A is a hash of A.
-MoverMemory patterned() {
-  std::vector<std::uint8_t> bytes(kSize);
-  for (std::size_t i = 0; i < kSize; ++i) bytes[i] = static_cast<std::uint8_t>((i * 131 + (i >> 8) * 7 + 1) & 0xFF);
-  return MoverMemory(kBase, bytes);
-}
+MoverMemory patterned() { return test::patterned_image(); }
 
-MoverWord word_at(const MoverMemory& m, std::uint64_t address) {
-  MoverWord w{};
-  REQUIRE(m.read(address, w) == Resp::Okay);
-  return w;
-}
+MoverWord word_at(const MoverMemory& m, std::uint64_t address) { return test::image_word(m, address); }
 
 MoverWord word_of_seed(std::uint64_t seed) {
   std::mt19937_64 rng(seed);

@@ -12,6 +12,7 @@
 #include "model/mover/philox.h"
 #include "model/mover/quantiser.h"
 #include "model/mover/walker.h"
+#include "memory_image_support.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -21,23 +22,14 @@ namespace {
 
 const SystemNodeSpec& spec() { return test::shipped_system_node_spec(); }
 
-constexpr std::uint64_t kBase = 0x10000;
-constexpr std::size_t kSize = 0x10000;
+constexpr std::uint64_t kBase = test::kImageBase;
+constexpr std::size_t kSize = test::kImageSize;
 constexpr std::uint32_t kCopy = 0, kGather = 2, kGenerate = 3, kFill = 4, kXform = 5;  // mover-notes §1
 constexpr int kSrc = 0, kDst = 1;
 
-/// A memory image whose byte at address A is a hash of A (never 0 for long).
-MoverMemory patterned() {
-  std::vector<std::uint8_t> bytes(kSize);
-  for (std::size_t i = 0; i < kSize; ++i) bytes[i] = static_cast<std::uint8_t>((i * 131 + (i >> 8) * 7 + 1) & 0xFF);
-  return MoverMemory(kBase, bytes);
-}
+MoverMemory patterned() { return test::patterned_image(); }
 
-MoverWord word_at(const MoverMemory& m, std::uint64_t address) {
-  MoverWord w{};
-  REQUIRE(m.read(address, w) == Resp::Okay);
-  return w;
-}
+MoverWord word_at(const MoverMemory& m, std::uint64_t address) { return test::image_word(m, address); }
 
 /// A walker of the given dims {count, stride} (outermost first).
 WalkerDesc walker(std::uint64_t base, std::vector<std::pair<std::uint32_t, std::int64_t>> dims) {
