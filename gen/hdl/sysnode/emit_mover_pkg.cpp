@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "hdl/localparams.h"
 #include "hdl/sysnode/sysnode_emitters.h"
 #include "util/names.h"
@@ -55,6 +57,11 @@ package tpu_mover_pkg;
       const std::string name = r.name + "_" + upper(f.name);
       lp.add(name + "_LSB", f.lsb, short_role(f.role));
       lp.add(name + "_W", f.width());
+      if (f.kind == MoverFieldKind::Value) {
+        const std::uint64_t mask = f.width() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << f.width()) - 1;
+        lp.add_bits(name + "_RESET", f.width(), fmt::format("h{:x}", static_cast<std::uint64_t>(f.reset) & mask),
+                    "its value after reset");
+      }
     }
     lp.blank();
   }
@@ -76,6 +83,9 @@ package tpu_mover_pkg;
     lp.add("FLAG_" + upper(f.name) + "_W", f.width());
     for (std::size_t c = 0; c < f.values.size(); ++c)
       lp.add(fmt::format("FLAG_{}_{}", upper(f.name), c), f.values[c], fmt::format("what code {} means", c));
+    if (!f.values.empty())
+      lp.add(fmt::format("FLAG_{}_MAX", upper(f.name)), *std::max_element(f.values.begin(), f.values.end()),
+             "the largest of them");
   }
   lp.blank();
   for (const auto& w : m.walkers) lp.add("WALKER_" + upper(w.name), static_cast<std::int64_t>(w.code), "walker code");
@@ -132,6 +142,8 @@ package tpu_mover_pkg;
   for (const auto& p : m.parameters) lp.add(p.name, ctx.mover_params()[p.name], short_role(p.role));
   lp.add("BOUNDARY", s.axi.boundary_bytes, "no burst crosses a multiple of this many bytes");
   lp.add("MAX_BURST", s.axi.max_burst_beats, "the most beats an AXI burst has");
+  for (const auto& mst : s.axi.masters)
+    lp.add("AXI_MASTER_" + upper(mst.name), mst.id, "the ID prefix of this master on the system node's AXI port");
   o += lp.str();
   o += "\nendpackage\n/* verilator lint_on UNUSEDPARAM */\n";
   return o;

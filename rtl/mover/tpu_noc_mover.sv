@@ -1,0 +1,980 @@
+// tpu_noc_mover: the KohakuTPU system node's memory mover (seed 003 §4.4,
+// mover-notes §1 - §5): COPY, GATHER, GENERATE, FILL and XFORM over two 6-D
+// walkers with bound axes, the GO-time fault checks, STATUS, and its own
+// AXI4 master.
+//
+// Hand-written module of tpugen, copied unchanged into every mover
+// configuration (tpugen mover gen); its constants are tpu_mover_pkg's (from
+// spec/system_node.yaml), its build parameters RD_BURSTS, WR_BURSTS and
+// READ_AHEAD among them.
+//
+// A move, state by state:
+//   IDLE    a GO (tpu_mover_regs, from either register port) takes the
+//           registers: the walkers latch theirs, the move's are latched here,
+//           STATUS.fault clears.
+//   SETUP   the walkers compute their figures (DIMS cycles).
+//   CHECK   the GO-time checks, in the spec's order (ELEM_WIDTH, MODE,
+//           INDEX_LENGTH, XFORM_BOUND, ALIGNMENT, RANGE): the first that
+//           applies is the fault and the move ends with nothing read or written.
+//   ILOAD   GATHER: the index vector, ceil(count / INDEX_PER_WORD) words, is
+//           read into the index buffer (a memory of INDEX_ENTRIES indices).
+//           As each word arrives, the largest index of the rows the
+//           destination uses in full, and the index and last word of the
+//           last row it uses, are kept.
+//   GCHECK  GATHER: RANGE on the rows (two cycles, two 32 x 32 products):
+//           index x pitch >= 2^32, or a row word past 2^ADDR_W, is the fault,
+//           and nothing has been written.
+//   RUN     the issue stage walks one element a cycle (below).
+//   DRAIN   every read returned, every write handed over and answered.
+//   DONE    done_o for a cycle; a fault-free move counts in STATUS.moves_done.
+//
+// The issue stage (RUN) takes one element a cycle when what it needs has
+// room, and fires every part of it together (the walkers step, a read is
+// issued, a write operation queued, a GENERATE address enters the Philox
+// pipeline):
+//   COPY      the destination's element in walk order, the source stepping
+//             alongside (a walker at its last element holds it): out of
+//             bounds, nothing; else the source in bounds, a read and a write
+//             of its data; else a write of the fill word.
+//   GATHER    the destination's element e: row r = e div G, word w = e mod G;
+//             in bounds, a read of src_base + index[r] x pitch + 32 w and a
+//             write of its data. The row offsets come from a small pipeline
+//             ahead of the issue (index buffer read, product, a 4-row queue).
+//   GENERATE  in bounds, a write of Philox(seed, address) (tpu_mover_philox).
+//   FILL      in bounds, a write of the fill word.
+//   XFORM     the source's element, a read (no bound axes: fault 7). The
+//             write side sends each entry's OUT_WORDS transformed words
+//             (tpu_mover_quant for the quantiser, the read word for bypass)
+//             to the destination element's address + 32 w, stepping the
+//             destination walker once an entry.
+// Reads run ahead of writes: read data waits in a READ_AHEAD-word buffer
+// (tpu_fifo_ram), and a read is issued only with a place in it reserved
+// (a credit), so R is never stalled by the mover. Write operations (kind
+// and address) wait in a queue of the same depth for their data.
+//
+// AXI: reads through tpu_axi_rd (RD_BURSTS bursts in flight), writes through
+// tpu_axi_wr (WR_BURSTS bursts awaiting B), one word a beat, INCR bursts of
+// consecutive words up to the burst cap (MOVE.flags), never across BOUNDARY
+// bytes. Writes join bursts only with the coalesce flag (else one word a
+// burst). ID 0 on every channel (the system node's multiplexer adds the
+// master's prefix).
+//
+// AXI_RESPONSE: a response that is not OKAY sets fault 3 and stops the issue
+// (XFORM at the next entry boundary, so the occupant never holds part of an
+// entry); what was issued completes. There is no abort.
+module tpu_noc_mover (
+  input  logic                                   clk_i,
+  input  logic                                   rst_ni,
+  // register port of the host's control window
+  input  logic                                   host_req_valid_i,
+  output logic                                   host_req_ready_o,
+  input  logic                                   host_req_write_i,
+  input  logic [tpu_mover_pkg::REG_OFFSET_W-1:0] host_req_addr_i,
+  input  logic [tpu_mover_pkg::REG_W-1:0]        host_req_wdata_i,
+  output logic                                   host_rsp_valid_o,
+  output logic [tpu_mover_pkg::REG_W-1:0]        host_rsp_rdata_o,
+  output logic                                   host_rsp_go_o,
+  // the control processor's private port, the same map
+  input  logic                                   cp_req_valid_i,
+  output logic                                   cp_req_ready_o,
+  input  logic                                   cp_req_write_i,
+  input  logic [tpu_mover_pkg::REG_OFFSET_W-1:0] cp_req_addr_i,
+  input  logic [tpu_mover_pkg::REG_W-1:0]        cp_req_wdata_i,
+  output logic                                   cp_rsp_valid_o,
+  output logic [tpu_mover_pkg::REG_W-1:0]        cp_rsp_rdata_o,
+  output logic                                   cp_rsp_go_o,
+  // the mover's state
+  output logic                                   busy_o,
+  output logic                                   done_o,    // a cycle when a move ends
+  output logic [tpu_mover_pkg::FAULT_W-1:0]      fault_o,   // as STATUS.fault
+  // AXI4 master
+  output logic                                   aw_valid_o,
+  input  logic                                   aw_ready_i,
+  output logic [tpu_mover_pkg::ADDR_W-1:0]       aw_addr_o,
+  output logic [7:0]                             aw_len_o,
+  output logic [2:0]                             aw_size_o,
+  output logic [1:0]                             aw_burst_o,
+  output logic [0:0]                             aw_id_o,
+  output logic                                   w_valid_o,
+  input  logic                                   w_ready_i,
+  output logic [tpu_mover_pkg::WORD_W-1:0]       w_data_o,
+  output logic [tpu_mover_pkg::WORD_BYTES-1:0]   w_strb_o,
+  output logic                                   w_last_o,
+  input  logic                                   b_valid_i,
+  output logic                                   b_ready_o,
+  input  logic [1:0]                             b_resp_i,
+  input  logic [0:0]                             b_id_i,
+  output logic                                   ar_valid_o,
+  input  logic                                   ar_ready_i,
+  output logic [tpu_mover_pkg::ADDR_W-1:0]       ar_addr_o,
+  output logic [7:0]                             ar_len_o,
+  output logic [2:0]                             ar_size_o,
+  output logic [1:0]                             ar_burst_o,
+  output logic [0:0]                             ar_id_o,
+  input  logic                                   r_valid_i,
+  output logic                                   r_ready_o,
+  input  logic [tpu_mover_pkg::WORD_W-1:0]       r_data_i,
+  input  logic [1:0]                             r_resp_i,
+  input  logic                                   r_last_i,
+  input  logic [0:0]                             r_id_i
+);
+
+  localparam int Dims      = tpu_mover_pkg::DIMS;
+  localparam int Axes      = tpu_mover_pkg::AXES;
+  localparam int AddrW     = tpu_mover_pkg::ADDR_W;
+  localparam int WordW     = tpu_mover_pkg::WORD_W;
+  localparam int ElemsW    = 34;                               // a walk's element count (saturating)
+  localparam int AlignW    = $clog2(tpu_mover_pkg::WORD_BYTES);
+  localparam int CountW    = tpu_mover_pkg::INDEX_INDEX_COUNT_W;
+  localparam int GW        = tpu_mover_pkg::GATHER_GATHER_WORDS_W;
+  localparam int PitchW    = tpu_mover_pkg::GATHER_PITCH_W;
+  localparam int IdxW      = tpu_mover_pkg::INDEX_W;
+  localparam int IdxRows   = tpu_mover_pkg::INDEX_ENTRIES / tpu_mover_pkg::INDEX_PER_WORD;  // words of the index buffer
+  localparam int IdxRowW   = $clog2(IdxRows);
+  localparam int IdxLaneW  = $clog2(tpu_mover_pkg::INDEX_PER_WORD);
+  localparam int IdxNumW   = $clog2(tpu_mover_pkg::INDEX_ENTRIES);
+  localparam int ReadAhead = tpu_mover_pkg::READ_AHEAD;
+  localparam int CreditW   = $clog2(ReadAhead + 1);
+  localparam int OwedW     = CreditW + 4;
+  localparam int WrOutW    = $clog2(tpu_mover_pkg::WR_BURSTS * tpu_mover_pkg::FLAG_BURST_CAP_MAX + 1) + 1;
+  localparam int BurstMax  = tpu_mover_pkg::FLAG_BURST_CAP_MAX;              // the longest burst a cap code names
+  localparam int KindW     = 2;
+  localparam int OpW       = KindW + AddrW;
+  localparam int XWordsW   = 4;                                // an occupant's IN or OUT words (<= 8)
+  localparam int RowQ      = 4;                                // GATHER's row-offset queue
+  localparam int RowQW     = $clog2(RowQ + 1);
+  localparam int RowOffW   = IdxW + PitchW;                    // index x pitch
+  localparam int NW        = 28;                               // GATHER's elements: <= INDEX_ENTRIES x 2^GW
+  localparam int MapW      = AddrW + 4;                        // signed address arithmetic of the checks
+
+  // A write operation's data.
+  localparam logic [KindW-1:0] KindRead = 2'd0;  // the read data, in order
+  localparam logic [KindW-1:0] KindFill = 2'd1;  // the fill word
+  localparam logic [KindW-1:0] KindGen  = 2'd2;  // the Philox pipeline's word, in order
+
+  // ---------------------------------------------------------------------------
+  // The command registers
+  // ---------------------------------------------------------------------------
+  logic                                  go;
+  logic [tpu_mover_pkg::MOVE_MODE_W-1:0]                r_mode;
+  logic [tpu_mover_pkg::MOVE_ELEM_WIDTH_W-1:0]          r_elem_width;
+  logic [tpu_mover_pkg::MOVE_FLAGS_W-1:0]               r_flags;
+  logic [tpu_mover_pkg::MOVE_XFORM_ID_W-1:0]            r_xform_id;
+  logic [tpu_mover_pkg::MOVE_XFORM_MODE_W-1:0]          r_xform_mode;
+  logic [tpu_mover_pkg::INDEX_INDEX_BASE_W-1:0]         r_index_base;
+  logic [CountW-1:0]                     r_index_count;
+  logic [tpu_mover_pkg::SEED_SEED_W-1:0]                r_seed;
+  logic [tpu_mover_pkg::IMM_IMM_W-1:0]                  r_imm;
+  logic [PitchW-1:0]                     r_pitch;
+  logic [GW-1:0]                         r_gather_words;
+  logic [2*tpu_mover_pkg::WALKER_BASE_W-1:0]            r_base;
+  logic [2*tpu_mover_pkg::WALKER_NDIM_W-1:0]            r_ndim;
+  logic [2*Dims*tpu_mover_pkg::DIM_COUNT_W-1:0]         r_count;
+  logic [2*Dims*tpu_mover_pkg::DIM_STRIDE_W-1:0]        r_stride;
+  logic [2*Dims*tpu_mover_pkg::DIM_BOUND_BOUND_SEL_W-1:0] r_sel;
+  logic [2*Dims*tpu_mover_pkg::DIM_BOUND_ASTEP_W-1:0]   r_astep;
+  logic [2*Axes*tpu_mover_pkg::AXIS_ABASE_W-1:0]        r_abase;
+  logic [2*Axes*tpu_mover_pkg::AXIS_EXTENT_W-1:0]       r_extent;
+
+  logic                                  busy;
+  logic [tpu_mover_pkg::FAULT_W-1:0]                    fault_q;
+  logic [tpu_mover_pkg::STATUS_MOVES_DONE_W-1:0]        moves_done_q;
+
+  tpu_mover_regs u_regs (
+    .clk_i,
+    .rst_ni,
+    .host_req_valid_i,
+    .host_req_ready_o,
+    .host_req_write_i,
+    .host_req_addr_i,
+    .host_req_wdata_i,
+    .host_rsp_valid_o,
+    .host_rsp_rdata_o,
+    .host_rsp_go_o,
+    .cp_req_valid_i,
+    .cp_req_ready_o,
+    .cp_req_write_i,
+    .cp_req_addr_i,
+    .cp_req_wdata_i,
+    .cp_rsp_valid_o,
+    .cp_rsp_rdata_o,
+    .cp_rsp_go_o,
+    .busy_i        (busy),
+    .fault_i       (fault_q),
+    .moves_done_i  (moves_done_q),
+    .go_o          (go),
+    .mode_o        (r_mode),
+    .elem_width_o  (r_elem_width),
+    .flags_o       (r_flags),
+    .xform_id_o    (r_xform_id),
+    .xform_mode_o  (r_xform_mode),
+    .index_base_o  (r_index_base),
+    .index_count_o (r_index_count),
+    .seed_o        (r_seed),
+    .imm_o         (r_imm),
+    .pitch_o       (r_pitch),
+    .gather_words_o(r_gather_words),
+    .base_o        (r_base),
+    .ndim_o        (r_ndim),
+    .count_o       (r_count),
+    .stride_o      (r_stride),
+    .sel_o         (r_sel),
+    .astep_o       (r_astep),
+    .abase_o       (r_abase),
+    .extent_o      (r_extent)
+  );
+
+  // ---------------------------------------------------------------------------
+  // The move, latched at GO
+  // ---------------------------------------------------------------------------
+  typedef enum logic [3:0] {
+    SIdle, SSetup, SCheck, SIload, SGcheck1, SGcheck2, SRun, SDrain, SDone
+  } state_e;
+  state_e state_q, state_d;
+
+  logic                  start;
+  assign start = go && (state_q == SIdle);
+
+  logic [tpu_mover_pkg::MOVE_MODE_W-1:0]       mode_q;
+  logic [tpu_mover_pkg::MOVE_ELEM_WIDTH_W-1:0] ew_q;
+  logic [7:0]                   cap_rd_q, cap_wr_q;   // beats - 1 of the longest read and write burst
+  logic [tpu_mover_pkg::MOVE_XFORM_ID_W-1:0]   xid_q;
+  logic                         bpack_q;
+  logic [AddrW-1:0]             index_base_q, src_base_q, dst_base_q;
+  logic [CountW-1:0]            index_count_q;
+  logic [tpu_mover_pkg::SEED_SEED_W-1:0]       seed_q;
+  logic [WordW-1:0]             fill_q;
+  logic [PitchW-1:0]            pitch_q;
+  logic [GW-1:0]                g_q;                  // G, 0 read as 1
+
+  // The longest burst the cap code names, less one.
+  function automatic logic [7:0] cap_of(input logic [tpu_mover_pkg::FLAG_BURST_CAP_W-1:0] code);
+    unique case (code)
+      3'd0:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_0 - 1);
+      3'd1:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_1 - 1);
+      3'd2:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_2 - 1);
+      3'd3:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_3 - 1);
+      3'd4:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_4 - 1);
+      3'd5:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_5 - 1);
+      3'd6:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_6 - 1);
+      3'd7:    cap_of = 8'(tpu_mover_pkg::FLAG_BURST_CAP_7 - 1);
+      default: cap_of = 8'd0;
+    endcase
+  endfunction
+
+  // The immediate replicated in lanes of the element width (codes without a
+  // width fault at GO; their word is never written).
+  function automatic logic [WordW-1:0] fill_of(input logic [tpu_mover_pkg::IMM_IMM_W-1:0] imm,
+                                                input logic [tpu_mover_pkg::MOVE_ELEM_WIDTH_W-1:0] ew);
+    unique case (ew)
+      2'd0:    fill_of = {(WordW / tpu_mover_pkg::ELEM_BITS_0){imm[tpu_mover_pkg::ELEM_BITS_0-1:0]}};
+      2'd1:    fill_of = {(WordW / tpu_mover_pkg::ELEM_BITS_1){imm[tpu_mover_pkg::ELEM_BITS_1-1:0]}};
+      2'd2:    fill_of = {(WordW / tpu_mover_pkg::ELEM_BITS_2){imm[tpu_mover_pkg::ELEM_BITS_2-1:0]}};
+      default: fill_of = '0;
+    endcase
+  endfunction
+
+  logic [tpu_mover_pkg::FLAG_BURST_CAP_W-1:0] cap_code;
+  assign cap_code = r_flags[tpu_mover_pkg::FLAG_BURST_CAP_LSB +: tpu_mover_pkg::FLAG_BURST_CAP_W];
+
+  always_ff @(posedge clk_i) begin
+    if (start) begin
+      mode_q        <= r_mode;
+      ew_q          <= r_elem_width;
+      cap_rd_q      <= cap_of(cap_code);
+      cap_wr_q      <= r_flags[tpu_mover_pkg::FLAG_COALESCE_LSB] ? cap_of(cap_code) : 8'd0;
+      xid_q         <= r_xform_id;
+      bpack_q       <= r_xform_mode[tpu_mover_pkg::XFORM_QUANTISER_B_PACKING_BIT];
+      index_base_q  <= AddrW'(r_index_base);
+      index_count_q <= r_index_count;
+      seed_q        <= r_seed;
+      fill_q        <= fill_of(r_imm, r_elem_width);
+      pitch_q       <= r_pitch;
+      g_q           <= (r_gather_words == '0) ? GW'(1) : r_gather_words;
+      src_base_q    <= r_base[tpu_mover_pkg::WALKER_SOURCE*tpu_mover_pkg::WALKER_BASE_W +: AddrW];
+      dst_base_q    <= r_base[tpu_mover_pkg::WALKER_DESTINATION*tpu_mover_pkg::WALKER_BASE_W +: AddrW];
+    end
+  end
+
+  logic is_copy, is_gather, is_generate, is_fill, is_xform, is_quant;
+  assign is_copy     = mode_q == tpu_mover_pkg::MODE_COPY;
+  assign is_gather   = mode_q == tpu_mover_pkg::MODE_GATHER;
+  assign is_generate = mode_q == tpu_mover_pkg::MODE_GENERATE;
+  assign is_fill     = mode_q == tpu_mover_pkg::MODE_FILL;
+  assign is_xform    = mode_q == tpu_mover_pkg::MODE_XFORM;
+  assign is_quant    = xid_q == tpu_mover_pkg::XFORM_QUANTISER_ID;
+
+  // The occupant's geometry (bypass or the quantiser).
+  logic [XWordsW-1:0] x_in, x_out;
+  assign x_in  = is_quant ? XWordsW'(tpu_mover_pkg::XFORM_QUANTISER_IN_WORDS) : XWordsW'(tpu_mover_pkg::XFORM_BYPASS_IN_WORDS);
+  assign x_out = is_quant ? XWordsW'(tpu_mover_pkg::XFORM_QUANTISER_OUT_WORDS) : XWordsW'(tpu_mover_pkg::XFORM_BYPASS_OUT_WORDS);
+
+  // ---------------------------------------------------------------------------
+  // The walkers
+  // ---------------------------------------------------------------------------
+  logic src_step, dst_step;
+  logic src_ready, dst_ready, src_span_ok, dst_span_ok;
+  logic signed [AddrW+1:0] src_lowest, src_highest, dst_lowest, dst_highest;
+  logic [ElemsW-1:0] src_elems, dst_elems;
+  logic [2:0]        src_mod8, dst_mod8;
+  logic              src_misaligned, dst_misaligned, src_has_bound, dst_has_bound;
+  logic [AddrW-1:0]  src_addr, dst_addr;
+  logic              src_in, dst_in, src_last, dst_last;
+
+  tpu_mover_walker #(
+    .ElemsW(ElemsW)
+  ) u_src (
+    .clk_i,
+    .rst_ni,
+    .start_i     (start),
+    .base_i      (r_base[tpu_mover_pkg::WALKER_SOURCE*tpu_mover_pkg::WALKER_BASE_W +: tpu_mover_pkg::WALKER_BASE_W]),
+    .ndim_i      (r_ndim[tpu_mover_pkg::WALKER_SOURCE*tpu_mover_pkg::WALKER_NDIM_W +: tpu_mover_pkg::WALKER_NDIM_W]),
+    .count_i     (r_count[tpu_mover_pkg::WALKER_SOURCE*Dims*tpu_mover_pkg::DIM_COUNT_W +: Dims*tpu_mover_pkg::DIM_COUNT_W]),
+    .stride_i    (r_stride[tpu_mover_pkg::WALKER_SOURCE*Dims*tpu_mover_pkg::DIM_STRIDE_W +: Dims*tpu_mover_pkg::DIM_STRIDE_W]),
+    .sel_i       (r_sel[tpu_mover_pkg::WALKER_SOURCE*Dims*tpu_mover_pkg::DIM_BOUND_BOUND_SEL_W +: Dims*tpu_mover_pkg::DIM_BOUND_BOUND_SEL_W]),
+    .astep_i     (r_astep[tpu_mover_pkg::WALKER_SOURCE*Dims*tpu_mover_pkg::DIM_BOUND_ASTEP_W +: Dims*tpu_mover_pkg::DIM_BOUND_ASTEP_W]),
+    .abase_i     (r_abase[tpu_mover_pkg::WALKER_SOURCE*Axes*tpu_mover_pkg::AXIS_ABASE_W +: Axes*tpu_mover_pkg::AXIS_ABASE_W]),
+    .extent_i    (r_extent[tpu_mover_pkg::WALKER_SOURCE*Axes*tpu_mover_pkg::AXIS_EXTENT_W +: Axes*tpu_mover_pkg::AXIS_EXTENT_W]),
+    .ready_o     (src_ready),
+    .span_ok_o   (src_span_ok),
+    .lowest_o    (src_lowest),
+    .highest_o   (src_highest),
+    .elems_o     (src_elems),
+    .elems_mod8_o(src_mod8),
+    .misaligned_o(src_misaligned),
+    .has_bound_o (src_has_bound),
+    .step_i      (src_step),
+    .addr_o      (src_addr),
+    .in_bounds_o (src_in),
+    .last_o      (src_last)
+  );
+
+  tpu_mover_walker #(
+    .ElemsW(ElemsW)
+  ) u_dst (
+    .clk_i,
+    .rst_ni,
+    .start_i     (start),
+    .base_i      (r_base[tpu_mover_pkg::WALKER_DESTINATION*tpu_mover_pkg::WALKER_BASE_W +: tpu_mover_pkg::WALKER_BASE_W]),
+    .ndim_i      (r_ndim[tpu_mover_pkg::WALKER_DESTINATION*tpu_mover_pkg::WALKER_NDIM_W +: tpu_mover_pkg::WALKER_NDIM_W]),
+    .count_i     (r_count[tpu_mover_pkg::WALKER_DESTINATION*Dims*tpu_mover_pkg::DIM_COUNT_W +: Dims*tpu_mover_pkg::DIM_COUNT_W]),
+    .stride_i    (r_stride[tpu_mover_pkg::WALKER_DESTINATION*Dims*tpu_mover_pkg::DIM_STRIDE_W +: Dims*tpu_mover_pkg::DIM_STRIDE_W]),
+    .sel_i       (r_sel[tpu_mover_pkg::WALKER_DESTINATION*Dims*tpu_mover_pkg::DIM_BOUND_BOUND_SEL_W +: Dims*tpu_mover_pkg::DIM_BOUND_BOUND_SEL_W]),
+    .astep_i     (r_astep[tpu_mover_pkg::WALKER_DESTINATION*Dims*tpu_mover_pkg::DIM_BOUND_ASTEP_W +: Dims*tpu_mover_pkg::DIM_BOUND_ASTEP_W]),
+    .abase_i     (r_abase[tpu_mover_pkg::WALKER_DESTINATION*Axes*tpu_mover_pkg::AXIS_ABASE_W +: Axes*tpu_mover_pkg::AXIS_ABASE_W]),
+    .extent_i    (r_extent[tpu_mover_pkg::WALKER_DESTINATION*Axes*tpu_mover_pkg::AXIS_EXTENT_W +: Axes*tpu_mover_pkg::AXIS_EXTENT_W]),
+    .ready_o     (dst_ready),
+    .span_ok_o   (dst_span_ok),
+    .lowest_o    (dst_lowest),
+    .highest_o   (dst_highest),
+    .elems_o     (dst_elems),
+    .elems_mod8_o(dst_mod8),
+    .misaligned_o(dst_misaligned),
+    .has_bound_o (dst_has_bound),
+    .step_i      (dst_step),
+    .addr_o      (dst_addr),
+    .in_bounds_o (dst_in),
+    .last_o      (dst_last)
+  );
+
+  // ---------------------------------------------------------------------------
+  // The GO-time checks (CHECK), first that applies
+  // ---------------------------------------------------------------------------
+  function automatic logic misaligned(input logic [AlignW-1:0] a);  // an address's low bits
+    misaligned = a != '0;
+  endfunction
+
+  // A walk within the map: its offsets within signed 32 bits, its lowest
+  // element at or above 0 and its highest word (plus `extra` bytes) below 2^ADDR_W.
+  function automatic logic in_map(input logic span_ok, input logic signed [AddrW+1:0] lowest,
+                                  input logic signed [AddrW+1:0] highest, input logic [MapW-1:0] extra);
+    logic signed [MapW-1:0] top;
+    top    = MapW'(highest) + $signed(extra) + MapW'(tpu_mover_pkg::WORD_BYTES);
+    in_map = span_ok && (lowest >= 0) && (top <= $signed(MapW'(1) <<< AddrW));
+  endfunction
+
+  logic [tpu_mover_pkg::FAULT_W-1:0] check_fault;
+  logic [CountW+GW-1:0] gather_elems;   // index count x G
+  logic [CountW-1:0]    index_words;    // ceil(count / INDEX_PER_WORD)
+  logic [MapW-1:0]      index_top, x_extra;
+  logic                 reads_source;
+  assign gather_elems = (CountW + GW)'(index_count_q) * (CountW + GW)'(g_q);
+  assign index_words  = CountW'((32'(index_count_q) + tpu_mover_pkg::INDEX_PER_WORD - 1) / tpu_mover_pkg::INDEX_PER_WORD);
+  assign index_top    = MapW'(index_base_q) + (MapW'(index_words) << AlignW);
+  assign x_extra      = is_xform ? (MapW'(x_out) - MapW'(1)) << AlignW : '0;
+  assign reads_source = is_copy || is_xform;
+
+  always_comb begin
+    check_fault = tpu_mover_pkg::FAULT_NONE;
+    if (!tpu_mover_pkg::ELEM_WIDTHS[ew_q]) check_fault = tpu_mover_pkg::FAULT_ELEM_WIDTH;
+    else if (!tpu_mover_pkg::MODES_IMPLEMENTED[mode_q] || (is_xform && !tpu_mover_pkg::XFORM_OCCUPANTS[xid_q])) check_fault = tpu_mover_pkg::FAULT_MODE;
+    else if (is_gather && ((32'(index_count_q) > tpu_mover_pkg::INDEX_ENTRIES) ||
+                           ({2'b00, dst_elems} > (ElemsW + 2)'(gather_elems))))
+      check_fault = tpu_mover_pkg::FAULT_INDEX_LENGTH;
+    else if (is_xform && (src_has_bound || dst_has_bound)) check_fault = tpu_mover_pkg::FAULT_XFORM_BOUND;
+    else if (misaligned(dst_base_q[AlignW-1:0]) || dst_misaligned ||
+             (reads_source && (misaligned(src_base_q[AlignW-1:0]) || src_misaligned)) ||
+             (is_gather && (misaligned(src_base_q[AlignW-1:0]) || (pitch_q[AlignW-1:0] != '0) || misaligned(index_base_q[AlignW-1:0]))))
+      check_fault = tpu_mover_pkg::FAULT_ALIGNMENT;
+    else if (!in_map(dst_span_ok, dst_lowest, dst_highest, x_extra) ||
+             (reads_source && !in_map(src_span_ok, src_lowest, src_highest, '0)) ||
+             (is_xform && ((src_mod8 & 3'(x_in - XWordsW'(1))) != '0)) ||
+             (is_gather && (index_top > (MapW'(1) << AddrW))))
+      check_fault = tpu_mover_pkg::FAULT_RANGE;
+  end
+
+  // ---------------------------------------------------------------------------
+  // Read and write accounting
+  // ---------------------------------------------------------------------------
+  logic                rd_valid, rd_ready, rd_fire;
+  logic [AddrW-1:0]    rd_addr;
+  logic                rd_err, wr_err;
+  logic [CreditW-1:0]  credit_q;      // reads issued whose word is not yet consumed
+  logic                df_valid, df_ready, df_pop;
+  logic [WordW-1:0]    df_data;
+  logic                credit_ok;
+  logic [OwedW-1:0]    owed_q;        // writes due, not yet handed to tpu_axi_wr
+  logic [WrOutW-1:0]   wr_out_q;      // writes handed over, not yet answered
+  logic                wr_valid, wr_ready, wr_fire, wr_ack;
+  logic [AddrW-1:0]    wr_addr;
+  logic [WordW-1:0]    wr_data;
+  logic                owe_one, owe_entry;  // an operation queued; an XFORM entry's reads issued
+  logic                err_q;
+
+  assign credit_ok = 32'(credit_q) < ReadAhead;
+  assign df_pop    = df_valid && df_ready;
+  assign rd_fire   = rd_valid && rd_ready;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credit_q <= '0;
+      owed_q   <= '0;
+      wr_out_q <= '0;
+    end else begin
+      credit_q <= credit_q + CreditW'(rd_fire) - CreditW'(df_pop);
+      owed_q   <= owed_q + OwedW'(owe_one) + (owe_entry ? OwedW'(x_out) : '0) - OwedW'(wr_fire);
+      wr_out_q <= wr_out_q + WrOutW'(wr_fire) - WrOutW'(wr_ack);
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // GATHER: the index buffer and its figures
+  // ---------------------------------------------------------------------------
+  logic [IdxRowW:0]        il_sent_q, il_got_q;  // index words read, received
+  logic                    il_store;
+  logic [NW-1:0]           n_elems;              // the destination's elements (<= count x G here)
+  logic [NW-1:0]           acc_q;                // (first index of the arriving word) x G
+  logic [IdxW-1:0]         max_full_q, last_idx_q;
+  logic [GW-1:0]           last_word_q;          // the last row's last word
+  logic                    any_full_q;           // a row is used in full
+  logic                    rg_re;
+  logic [IdxRowW-1:0]      rg_row;
+  logic [WordW-1:0]        idx_rdata;
+
+  assign n_elems  = NW'(dst_elems);
+  assign il_store = (state_q == SIload) && df_pop;
+
+  tpu_ram_1r1w #(
+    .Width(WordW),
+    .Depth(IdxRows)
+  ) u_index (
+    .clk_i  (clk_i),
+    .we_i   (il_store),
+    .waddr_i(il_got_q[IdxRowW-1:0]),
+    .wdata_i(df_data),
+    .re_i   (rg_re),
+    .raddr_i(rg_row),
+    .rdata_o(idx_rdata)
+  );
+
+  // Row j of the arriving word (j = INDEX_PER_WORD x word + s) is used when
+  // j x G < n, used in full when (j + 1) x G < n; the row used last is used
+  // and not in full, its last word n - 1 - j x G.
+  logic [IdxW-1:0] word_max;
+  logic            word_full, word_last;
+  logic [IdxW-1:0] word_last_idx;
+  logic [GW-1:0]   word_last_word;
+  logic [tpu_mover_pkg::INDEX_PER_WORD*NW-1:0] jg;   // j x G of each index of the word
+  always_comb begin
+    for (int s = 0; s < tpu_mover_pkg::INDEX_PER_WORD; s++) jg[s*NW +: NW] = acc_q + NW'(s) * NW'(g_q);
+  end
+  always_comb begin
+    word_max       = '0;
+    word_full      = 1'b0;
+    word_last      = 1'b0;
+    word_last_idx  = '0;
+    word_last_word = '0;
+    for (int s = 0; s < tpu_mover_pkg::INDEX_PER_WORD; s++) begin
+      if ((jg[s*NW +: NW] + NW'(g_q)) < n_elems) begin
+        word_full = 1'b1;
+        if (df_data[s*IdxW +: IdxW] > word_max) word_max = df_data[s*IdxW +: IdxW];
+      end else if (jg[s*NW +: NW] < n_elems) begin
+        word_last      = 1'b1;
+        word_last_idx  = df_data[s*IdxW +: IdxW];
+        word_last_word = GW'(n_elems - NW'(1) - jg[s*NW +: NW]);
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (start) begin
+      il_sent_q  <= '0;
+      il_got_q   <= '0;
+      acc_q      <= '0;
+      max_full_q <= '0;
+      any_full_q <= 1'b0;
+    end else begin
+      if ((state_q == SIload) && rd_fire) il_sent_q <= il_sent_q + (IdxRowW + 1)'(1);
+      if (il_store) begin
+        il_got_q <= il_got_q + (IdxRowW + 1)'(1);
+        acc_q    <= acc_q + NW'(tpu_mover_pkg::INDEX_PER_WORD) * NW'(g_q);
+        if (word_full) begin
+          any_full_q <= 1'b1;
+          if (word_max > max_full_q) max_full_q <= word_max;
+        end
+        if (word_last) begin
+          last_idx_q  <= word_last_idx;
+          last_word_q <= word_last_word;
+        end
+      end
+    end
+  end
+
+  // GCHECK: RANGE on the rows used.
+  logic [RowOffW-1:0] prod_full_q, prod_last_q;
+  logic               rows_bad;
+  logic [MapW-1:0]    top_full, top_last;
+  always_ff @(posedge clk_i) begin
+    if (state_q == SGcheck1) begin
+      prod_full_q <= RowOffW'(max_full_q) * RowOffW'(pitch_q);
+      prod_last_q <= RowOffW'(last_idx_q) * RowOffW'(pitch_q);
+    end
+  end
+  always_comb begin
+    top_full = MapW'(src_base_q) + MapW'(prod_full_q[PitchW:0]) + (MapW'(g_q) << AlignW);
+    top_last = MapW'(src_base_q) + MapW'(prod_last_q[PitchW:0]) + ((MapW'(last_word_q) + MapW'(1)) << AlignW);
+    rows_bad = (prod_last_q[RowOffW-1:PitchW] != '0) || (top_last > (MapW'(1) << AddrW)) ||
+               (any_full_q && ((prod_full_q[RowOffW-1:PitchW] != '0) || (top_full > (MapW'(1) << AddrW))));
+  end
+
+  // ---------------------------------------------------------------------------
+  // GATHER: the row offsets, ahead of the issue
+  // ---------------------------------------------------------------------------
+  logic [IdxNumW-1:0]  rg_r_q;             // the next row to look up
+  logic                rg_va_q;            // its index word is on idx_rdata
+  logic [IdxLaneW-1:0] rg_lane_q;
+  logic [RowOffW-1:0]  rowq_q [RowQ];
+  logic [1:0]          rowq_head_q, rowq_tail_q;
+  logic [RowQW-1:0]    rowq_count_q;
+  logic                row_pop;
+  logic [RowOffW-1:0]  row_off;
+  logic                row_valid;
+  logic                rg_on;
+
+  assign rg_on     = is_gather && ((state_q == SRun) || (state_q == SDrain));
+  assign rg_re     = rg_on && ((32'(rowq_count_q) + 32'(rg_va_q)) < RowQ);
+  assign rg_row    = IdxRowW'(rg_r_q >> IdxLaneW);
+  assign row_valid = rowq_count_q != '0;
+  assign row_off   = rowq_q[rowq_head_q];
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rg_va_q      <= 1'b0;
+      rowq_head_q  <= '0;
+      rowq_tail_q  <= '0;
+      rowq_count_q <= '0;
+    end else if (start) begin
+      rg_va_q      <= 1'b0;
+      rowq_head_q  <= '0;
+      rowq_tail_q  <= '0;
+      rowq_count_q <= '0;
+    end else begin
+      rg_va_q <= rg_re;
+      if (rg_va_q) rowq_tail_q <= rowq_tail_q + 2'd1;
+      if (row_pop) rowq_head_q <= rowq_head_q + 2'd1;
+      rowq_count_q <= rowq_count_q + RowQW'(rg_va_q) - RowQW'(row_pop);
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (start) rg_r_q <= '0;
+    else if (rg_re) rg_r_q <= rg_r_q + IdxNumW'(1);
+    if (rg_re) rg_lane_q <= IdxLaneW'(rg_r_q);
+    if (rg_va_q)
+      rowq_q[rowq_tail_q] <= RowOffW'(idx_rdata[32'(rg_lane_q)*IdxW +: IdxW]) * RowOffW'(pitch_q);
+  end
+
+  // ---------------------------------------------------------------------------
+  // The issue stage
+  // ---------------------------------------------------------------------------
+  logic              op_ready, op_valid, op_pop;
+  logic [$clog2(tpu_mover_pkg::READ_AHEAD+3)-1:0] op_usage, data_usage;
+  logic [OpW-1:0]    op_data;
+  logic              ph_ready, ph_valid, ph_pop;
+  logic [WordW-1:0]  ph_word;
+  logic              issue_done_q;
+  logic [GW-1:0]     gw_q;               // GATHER: the word within the row
+  logic [AddrW-1:0]  woff_q;             // ... and its byte offset
+  logic [XWordsW-1:0] x_elem_q;          // XFORM: the source element within the entry
+  logic              run, stop;
+  logic              need_read, need_op, need_gen, need_row;
+  logic              others_ok, fire;
+  logic [KindW-1:0]  op_kind;
+  logic              it_last;            // the element issued is the walk's last
+  logic [AddrW-1:0]  gather_addr;
+  logic              x_dst_step;         // XFORM: an entry's last word is handed over
+
+  assign run  = (state_q == SRun) && !issue_done_q;
+  // An AXI error stops the issue; XFORM only between entries.
+  assign stop = err_q && (!is_xform || (x_elem_q == '0));
+
+  assign gather_addr = src_base_q + AddrW'(row_off) + woff_q;
+
+  always_comb begin
+    need_read = 1'b0;
+    need_op   = 1'b0;
+    need_gen  = 1'b0;
+    need_row  = 1'b0;
+    op_kind   = KindRead;
+    rd_addr   = src_addr;
+    it_last   = dst_last;
+    if (is_copy) begin
+      need_read = dst_in && src_in;
+      need_op   = dst_in;
+      op_kind   = src_in ? KindRead : KindFill;
+    end else if (is_gather) begin
+      need_read = dst_in;
+      need_op   = dst_in;
+      need_row  = 1'b1;
+      rd_addr   = gather_addr;
+    end else if (is_generate) begin
+      need_op   = dst_in;
+      need_gen  = dst_in;
+      op_kind   = KindGen;
+    end else if (is_fill) begin
+      need_op   = dst_in;
+      op_kind   = KindFill;
+    end else begin  // XFORM
+      need_read = 1'b1;
+      it_last   = src_last;
+    end
+    if (state_q == SIload) rd_addr = index_base_q + (AddrW'(il_sent_q) << AlignW);
+  end
+
+  // Everything the element needs but the read port's ready (which depends on
+  // its valid): the read's valid rises only with the rest in place.
+  assign others_ok = run && !stop && (!need_read || credit_ok) && (!need_op || op_ready) &&
+                     (!need_gen || ph_ready) && (!need_row || row_valid);
+  assign fire      = others_ok && (!need_read || rd_ready);
+
+  assign rd_valid  = ((state_q == SIload) && (32'(il_sent_q) < 32'(index_words)) && credit_ok) ||
+                     (others_ok && need_read);
+  assign src_step  = fire && (is_copy || is_xform);
+  assign dst_step  = is_xform ? x_dst_step : fire;
+  assign row_pop   = fire && is_gather && ((gw_q == g_q - GW'(1)) || dst_last);
+  assign owe_one   = fire && need_op;
+  assign owe_entry = fire && is_xform && (x_elem_q == x_in - XWordsW'(1));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      issue_done_q <= 1'b0;
+    end else if (start) begin
+      issue_done_q <= 1'b0;
+    end else if ((state_q == SRun) && ((fire && it_last) || (stop && !issue_done_q))) begin
+      issue_done_q <= 1'b1;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (start) begin
+      gw_q     <= '0;
+      woff_q   <= '0;
+      x_elem_q <= '0;
+    end else if (fire) begin
+      if (gw_q == g_q - GW'(1)) begin
+        gw_q   <= '0;
+        woff_q <= '0;
+      end else begin
+        gw_q   <= gw_q + GW'(1);
+        woff_q <= woff_q + AddrW'(tpu_mover_pkg::WORD_BYTES);
+      end
+      if (is_xform) x_elem_q <= (x_elem_q == x_in - XWordsW'(1)) ? '0 : x_elem_q + XWordsW'(1);
+    end
+  end
+
+  // Write operations, in element order.
+  tpu_fifo_ram #(
+    .Width(OpW),
+    .Depth(ReadAhead)
+  ) u_ops (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(owe_one),
+    .ready_o(op_ready),
+    .data_i ({op_kind, dst_addr}),
+    .valid_o(op_valid),
+    .ready_i(op_pop),
+    .data_o (op_data),
+    .usage_o(op_usage)
+  );
+
+  // GENERATE's words, in element order.
+  tpu_mover_philox u_philox (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(fire && need_gen),
+    .ready_o(ph_ready),
+    .seed_i (seed_q),
+    .addr_i (dst_addr),
+    .valid_o(ph_valid),
+    .ready_i(ph_pop),
+    .word_o (ph_word)
+  );
+
+  // ---------------------------------------------------------------------------
+  // Reads
+  // ---------------------------------------------------------------------------
+  logic             rsp_valid;
+  logic [WordW-1:0] rsp_data;
+  logic             df_in_ready;
+
+  tpu_axi_rd #(
+    .ReqBytes   (tpu_mover_pkg::WORD_BYTES),
+    .Id         (0),
+    .AddrW      (AddrW),
+    .DataBytes  (tpu_mover_pkg::WORD_BYTES),
+    .IdW        (1),
+    .MaxBurst   (BurstMax),
+    .Boundary   (tpu_mover_pkg::BOUNDARY),
+    .Outstanding(tpu_mover_pkg::RD_BURSTS)
+  ) u_rd (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i(rd_valid),
+    .req_ready_o(rd_ready),
+    .req_addr_i (rd_addr),
+    .cap_i      (cap_rd_q),
+    .rsp_valid_o(rsp_valid),
+    .rsp_ready_i(df_in_ready),
+    .rsp_data_o (rsp_data),
+    .ar_valid_o,
+    .ar_ready_i,
+    .ar_addr_o,
+    .ar_len_o,
+    .ar_size_o,
+    .ar_id_o,
+    .r_valid_i,
+    .r_ready_o,
+    .r_data_i,
+    .r_resp_i,
+    .r_last_i,
+    .err_o      (rd_err)
+  );
+  assign ar_burst_o = 2'b01;  // INCR
+
+  // The read-ahead buffer: a place is reserved for every read issued.
+  tpu_fifo_ram #(
+    .Width(WordW),
+    .Depth(ReadAhead)
+  ) u_data (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(rsp_valid),
+    .ready_o(df_in_ready),
+    .data_i (rsp_data),
+    .valid_o(df_valid),
+    .ready_i(df_ready),
+    .data_o (df_data),
+    .usage_o(data_usage)
+  );
+
+  // ---------------------------------------------------------------------------
+  // The transform slot (XFORM)
+  // ---------------------------------------------------------------------------
+  logic             q_in_ready, q_valid, q_ready;
+  logic [WordW-1:0] q_word;
+  logic             xf_valid;
+  logic [WordW-1:0] xf_data;
+
+  tpu_mover_quant u_quant (
+    .clk_i      (clk_i),
+    .rst_ni     (rst_ni),
+    .clear_i    (start),
+    .b_packing_i(bpack_q),
+    .valid_i    (is_xform && is_quant && df_valid && (state_q != SIload)),
+    .ready_o    (q_in_ready),
+    .word_i     (df_data),
+    .valid_o    (q_valid),
+    .ready_i    (q_ready),
+    .word_o     (q_word)
+  );
+
+  assign xf_valid = is_quant ? q_valid : df_valid;
+  assign xf_data  = is_quant ? q_word : df_data;
+
+  // ---------------------------------------------------------------------------
+  // Writes
+  // ---------------------------------------------------------------------------
+  logic [KindW-1:0]   head_kind;
+  logic [AddrW-1:0]   head_addr;
+  logic [XWordsW-1:0] x_word_q;        // XFORM: the output word within the entry
+  assign {head_kind, head_addr} = op_data;
+
+  always_comb begin
+    wr_valid = 1'b0;
+    wr_addr  = head_addr;
+    wr_data  = df_data;
+    if (is_xform) begin
+      wr_valid = xf_valid && (state_q != SIload);
+      wr_addr  = dst_addr + (AddrW'(x_word_q) << AlignW);
+      wr_data  = xf_data;
+    end else begin
+      unique case (head_kind)
+        KindRead: begin
+          wr_valid = op_valid && df_valid;
+          wr_data  = df_data;
+        end
+        KindGen: begin
+          wr_valid = op_valid && ph_valid;
+          wr_data  = ph_word;
+        end
+        default: begin
+          wr_valid = op_valid;
+          wr_data  = fill_q;
+        end
+      endcase
+    end
+  end
+
+  assign wr_fire    = wr_valid && wr_ready;
+  assign op_pop     = wr_fire && !is_xform;
+  assign ph_pop     = op_pop && (head_kind == KindGen);
+  assign x_dst_step = wr_fire && is_xform && (x_word_q == x_out - XWordsW'(1));
+  assign q_ready    = is_xform && is_quant && wr_ready;
+
+  // Who takes the read data: the index buffer, the quantiser, or the write.
+  always_comb begin
+    if (state_q == SIload) df_ready = 1'b1;
+    else if (is_xform) df_ready = is_quant ? q_in_ready : wr_ready;
+    else df_ready = op_pop && (head_kind == KindRead);
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (start) x_word_q <= '0;
+    else if (wr_fire && is_xform) x_word_q <= (x_word_q == x_out - XWordsW'(1)) ? '0 : x_word_q + XWordsW'(1);
+  end
+
+  tpu_axi_wr #(
+    .ReqBytes   (tpu_mover_pkg::WORD_BYTES),
+    .Id         (0),
+    .AddrW      (AddrW),
+    .DataBytes  (tpu_mover_pkg::WORD_BYTES),
+    .IdW        (1),
+    .MaxBurst   (BurstMax),
+    .Boundary   (tpu_mover_pkg::BOUNDARY),
+    .Outstanding(tpu_mover_pkg::WR_BURSTS)
+  ) u_wr (
+    .clk_i,
+    .rst_ni,
+    .req_valid_i(wr_valid),
+    .req_ready_o(wr_ready),
+    .req_addr_i (wr_addr),
+    .cap_i      (cap_wr_q),
+    .req_data_i (wr_data),
+    .req_strb_i ({tpu_mover_pkg::WORD_BYTES{1'b1}}),
+    .rsp_valid_o(wr_ack),
+    .rsp_ready_i(1'b1),
+    .aw_valid_o,
+    .aw_ready_i,
+    .aw_addr_o,
+    .aw_len_o,
+    .aw_size_o,
+    .aw_id_o,
+    .w_valid_o,
+    .w_ready_i,
+    .w_data_o,
+    .w_strb_o,
+    .w_last_o,
+    .b_valid_i,
+    .b_ready_o,
+    .b_resp_i,
+    .err_o      (wr_err)
+  );
+  assign aw_burst_o = 2'b01;  // INCR
+
+  // ---------------------------------------------------------------------------
+  // The state machine and STATUS
+  // ---------------------------------------------------------------------------
+  logic drained;
+  assign drained = issue_done_q && (credit_q == '0) && (owed_q == '0) && (wr_out_q == '0);
+
+  always_comb begin
+    state_d = state_q;
+    unique case (state_q)
+      SIdle:    if (start) state_d = SSetup;
+      SSetup:   if (src_ready && dst_ready) state_d = SCheck;
+      SCheck:   state_d = (check_fault != tpu_mover_pkg::FAULT_NONE) ? SDone : (is_gather ? SIload : SRun);
+      SIload:   if ((32'(il_got_q) == 32'(index_words)) && (credit_q == '0))
+                  state_d = err_q ? SDone : SGcheck1;
+      SGcheck1: state_d = SGcheck2;
+      SGcheck2: state_d = rows_bad ? SDone : SRun;
+      SRun:     if (issue_done_q) state_d = SDrain;
+      SDrain:   if (drained) state_d = SDone;
+      SDone:    state_d = SIdle;
+      default:  state_d = SIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q      <= SIdle;
+      fault_q      <= tpu_mover_pkg::FAULT_NONE;
+      moves_done_q <= '0;
+      err_q        <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      if (start) begin
+        fault_q <= tpu_mover_pkg::FAULT_NONE;
+        err_q   <= 1'b0;
+      end else begin
+        if ((state_q == SCheck) && (check_fault != tpu_mover_pkg::FAULT_NONE)) fault_q <= check_fault;
+        if ((state_q == SGcheck2) && rows_bad) fault_q <= tpu_mover_pkg::FAULT_RANGE;
+        if ((rd_err || wr_err) && !err_q) begin
+          err_q   <= 1'b1;
+          fault_q <= tpu_mover_pkg::FAULT_AXI_RESPONSE;
+        end
+        if ((state_q == SDone) && (fault_q == tpu_mover_pkg::FAULT_NONE)) moves_done_q <= moves_done_q + 1'b1;
+      end
+    end
+  end
+
+  assign busy    = state_q != SIdle;
+  assign busy_o  = busy;
+  assign done_o  = state_q == SDone;
+  assign fault_o = fault_q;
+
+  logic unused;
+  assign unused = ^{b_id_i, r_id_i, src_elems, dst_mod8, op_usage, data_usage, row_off[RowOffW-1:AddrW],
+                   dst_base_q[AddrW-1:AlignW]};
+
+`ifdef TPU_ASSERT
+  // Every read finds its place in the read-ahead buffer.
+  tpu_assert_never u_data_overflow (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (rsp_valid && !df_in_ready)
+  );
+  // A write operation's data is never missing once the issue has ended.
+  tpu_assert_never u_owed_underflow (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (wr_fire && (owed_q == '0))
+  );
+  tpu_assert_never u_gen_unmatched (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (ph_pop && !ph_valid)
+  );
+`endif
+
+endmodule
