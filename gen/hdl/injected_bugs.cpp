@@ -10,7 +10,7 @@
 namespace tpugen::hdl {
 
 namespace {
-constexpr std::array<InjectedBug, 10> kBugs = {{
+constexpr std::array<InjectedBug, 13> kBugs = {{
     {"pe_product_width", "tpu_pe",
      "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
      "(needs both corner operands in one lane product)",
@@ -36,24 +36,45 @@ constexpr std::array<InjectedBug, 10> kBugs = {{
     {"axi_wlast_early", "tpu_axi_wr", "WLAST on every beat (needs a write burst of two beats or more)",
      "assign w_last_o  = w_final;", "assign w_last_o  = 1'b1;  // INJECTED DEFECT: WLAST on every beat"},
     // The NoC fabric's (tpugen noc gen / run / fuzz --inject-bug).
-    {"noc_yx_at_node", "tpu_noc_route",
+    {"noc_yx_at_node",
+     "tpu_noc_route",
      "the router at node (1, 1) routes YX, every other XY: a flit it sends into y first turns into x at the next "
      "router, a turn XY's crossbar does not have (needs a flit through (1, 1) for another row and column)",
-     {}, {}, true},
+     {},
+     {},
+     BugTarget::Noc},
     {"noc_arbiter_starves", "tpu_noc_router",
      "no output ever grants its north input: a flit that enters a router from the north waits forever (needs a "
      "flit travelling south)",
      "        assign req[i] = head_valid[i] && head_port[i*P + o] && Built[i*P + o];",
      "        assign req[i] = head_valid[i] && head_port[i*P + o] && Built[i*P + o] &&\n"
      "                        (i != tpu_noc_pkg::PORT_N);  // INJECTED DEFECT: never grants the north input",
-     true},
+     BugTarget::Noc},
     {"noc_fifo_drops_last", "tpu_fifo",
      "a FIFO does not count the item that fills it: that item is lost to the next push, and the FIFO never says "
      "full (needs a FIFO pushed to full)",
      "      count_q <= count_q + CntW'(push) - CntW'(pop);",
      "      count_q <= count_q + CntW'(push && !(count_q == CntW'(Depth - 1) && !pop)) - CntW'(pop);"
      "  // INJECTED DEFECT",
-     true},
+     BugTarget::Noc},
+    // The system node's (tpugen mover gen / run / fuzz --inject-bug).
+    {"mover_walker_off_by_one", "tpu_mover_walker",
+     "a walker counts the coordinate equal to a bound axis's extent as in bounds: the element just past a padded "
+     "row is moved instead of skipped (needs a walk that reaches an axis's extent)",
+     "(ExtW'(coord_q[a*CoordW +: CoordW]) >= extent_q[a*ExtW +: ExtW]))",
+     "(ExtW'(coord_q[a*CoordW +: CoordW]) > extent_q[a*ExtW +: ExtW]))  // INJECTED DEFECT: off by one",
+     BugTarget::SystemNode},
+    {"mover_philox_rounds", "tpu_mover_philox",
+     "the Philox pipeline runs one round fewer than PHILOX_ROUNDS: every GENERATE word is wrong (needs a GENERATE)",
+     "localparam int Rounds  = tpu_mover_pkg::PHILOX_ROUNDS;",
+     "localparam int Rounds  = tpu_mover_pkg::PHILOX_ROUNDS - 1;  // INJECTED DEFECT: a round short",
+     BugTarget::SystemNode},
+    {"mover_go_check_missing", "tpu_noc_mover",
+     "the GO-time ALIGNMENT check ignores the destination's strides: a destination dimension whose stride is not a "
+     "word multiple moves instead of faulting (needs such a stride on a dimension of count > 1)",
+     "else if (misaligned(dst_base_q[AlignW-1:0]) || dst_misaligned ||",
+     "else if (misaligned(dst_base_q[AlignW-1:0]) || (dst_misaligned && 1'b0) ||  // INJECTED DEFECT: no stride check",
+     BugTarget::SystemNode},
 }};
 }  // namespace
 
@@ -68,14 +89,27 @@ const InjectedBug& injected_bug(std::string_view name) {
   throw Error("rtl.inject", fmt::format("no injected defect '{}' (known: {})", name, known));
 }
 
-const InjectedBug& injected_bug(std::string_view name, bool noc) {
+std::string_view bug_target_name(BugTarget t) {
+  switch (t) {
+    case BugTarget::Core:
+      return "core";
+    case BugTarget::Noc:
+      return "NoC";
+    case BugTarget::SystemNode:
+      return "system node";
+  }
+  return "?";
+}
+
+const InjectedBug& injected_bug(std::string_view name, BugTarget target) {
   const InjectedBug& b = injected_bug(name);
-  if (b.noc == noc) return b;
+  if (b.target == target) return b;
   std::string known;
   for (const auto& k : kBugs)
-    if (k.noc == noc) known += (known.empty() ? "" : ", ") + std::string(k.name);
-  throw Error("rtl.inject", fmt::format("'{}' is a defect of the {}, not of the {} (the {}'s: {})", name,
-                                        b.noc ? "NoC" : "core", noc ? "NoC" : "core", noc ? "NoC" : "core", known));
+    if (k.target == target) known += (known.empty() ? "" : ", ") + std::string(k.name);
+  throw Error("rtl.inject",
+              fmt::format("'{}' is a defect of the {}, not of the {} (the {}'s: {})", name, bug_target_name(b.target),
+                          bug_target_name(target), bug_target_name(target), known));
 }
 
 void inject_primitive_defect(std::string& text, std::string_view module, std::string_view bug) {
@@ -90,8 +124,8 @@ void inject_primitive_defect(std::string& text, std::string_view module, std::st
 void inject_defect(std::string& text, std::string_view bug, std::string_view correct, std::string_view defective) {
   const auto at = text.find(correct);
   if (at == std::string::npos || text.find(correct, at + 1) != std::string::npos)
-    throw Error("rtl.inject", fmt::format("{}: the line it changes is not in the emitted text exactly once: {}", bug,
-                                          correct));
+    throw Error("rtl.inject",
+                fmt::format("{}: the line it changes is not in the emitted text exactly once: {}", bug, correct));
   text.replace(at, correct.size(), defective);
 }
 

@@ -16,6 +16,13 @@
 
 namespace tpugen::hdl {
 
+/// The generator a defect belongs to: the core's (tpugen gen / run / fuzz),
+/// the NoC fabric's (tpugen noc ...) or the system node's (tpugen mover ...).
+enum class BugTarget { Core, Noc, SystemNode };
+
+/// The target's name in messages: "core", "NoC", "system node".
+std::string_view bug_target_name(BugTarget t);
+
 struct InjectedBug {
   std::string_view name;
   std::string_view module;       ///< the module (generated or hand-written) that carries it
@@ -25,8 +32,7 @@ struct InjectedBug {
   /// when copying the file).
   /// Empty for a defect an emitter builds in.
   std::string_view correct = {}, defective = {};
-  /// A defect of the NoC fabric (tpugen noc ... --inject-bug), not of the core.
-  bool noc = false;
+  BugTarget target = BugTarget::Core;
 };
 
 /// Every defect the generator knows, by name.
@@ -35,9 +41,9 @@ std::span<const InjectedBug> injected_bugs();
 /// The defect of that name; throws Error("rtl.inject") naming the known
 /// ones when there is none.
 const InjectedBug& injected_bug(std::string_view name);
-/// The same, insisting that it is a defect of the NoC (`noc`) or of the core
-/// (not `noc`): Error("rtl.inject") naming the known ones of that kind.
-const InjectedBug& injected_bug(std::string_view name, bool noc);
+/// The same, insisting that it is a defect of `target`: Error("rtl.inject")
+/// naming the known ones of that target otherwise.
+const InjectedBug& injected_bug(std::string_view name, BugTarget target);
 
 /// Apply the defect `bug` to a hand-written file's text when it is one of
 /// that module's (module == `module`); otherwise leave it.

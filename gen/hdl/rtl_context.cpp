@@ -15,7 +15,7 @@ RtlContext::RtlContext(const Isa& isa, RtlOptions options) : isa_(isa), options_
   const Spec& s = isa_.spec();
   if (options_.imem_beat_words == 0) options_.imem_beat_words = static_cast<int>(isa_.param("BUS_BYTES") / 8);
   for (const auto& f : rtl_option_fields()) f.check(options_);
-  if (!options_.inject_bug.empty()) (void)injected_bug(options_.inject_bug, false);  // throws for an unknown name
+  if (!options_.inject_bug.empty()) (void)injected_bug(options_.inject_bug, BugTarget::Core);  // throws for an unknown name
   if (top_of(options_.top).reads_axi_spec) load_axi();
   const int vw = static_cast<int>(isa_.param("VW"));
   const int aw = static_cast<int>(isa_.param("AW"));

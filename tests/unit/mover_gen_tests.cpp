@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "hdl/injected_bugs.h"
 #include "hdl/sysnode/sysnode_emitters.h"
 #include "hdl/sysnode/sysnode_generate.h"
 #include "test_support.h"
@@ -26,7 +27,10 @@ TEST_CASE("mover gen: tpu_mover_pkg holds the spec's register map, codes and con
                            "MODES_IMPLEMENTED             = 8'b00111101;", "ELEM_WIDTHS                   = 4'b0111;",
                            "BOUND_SEL_FEEDS_1             = 4'b0100;", "PHILOX_M0                     = 32'hd2511f53;",
                            "XFORM_QUANTISER_OUT_WORDS     = 4;", "RD_BURSTS                     = 12;",
-                           "FLAG_BURST_CAP_0              = 128;"}) {
+                           "FLAG_BURST_CAP_0              = 128;", "FLAG_BURST_CAP_MAX            = 128;",
+                           "MOVE_ELEM_WIDTH_RESET         = 2'h1;", "WALKER_NDIM_RESET             = 3'h1;",
+                           "GATHER_GATHER_WORDS_RESET     = 16'h1;", "DIM_STRIDE_RESET              = 32'h0;",
+                           "AXI_MASTER_MOVER              = 1;"}) {
     INFO(line);
     CHECK(pkg.find(line) != std::string::npos);
   }
@@ -62,4 +66,26 @@ TEST_CASE("mover gen: the configuration holds the package, the primitives and rt
   }
   const std::string params = test::read_text((out / "params.json").string());
   CHECK(params.find("\"READ_AHEAD\": 256") != std::string::npos);
+}
+
+TEST_CASE("mover gen: each of the system node's injected defects changes its file once and says so", "[mover][gen]") {
+  const SystemNodeSpec& spec = test::shipped_system_node_spec();
+  const hdl::SysnodeContext clean = context(spec);
+  int seen = 0;
+  for (const auto& bug : hdl::injected_bugs()) {
+    if (bug.target != hdl::BugTarget::SystemNode) continue;
+    INFO(bug.name);
+    ++seen;
+    const hdl::SysnodeContext ctx(test::shipped_noc_spec(), spec, resolve_mover_params(spec),
+                                  resolve_agent_params(spec), std::string(bug.name));
+    const std::string text = hdl::mover_module_text(ctx, bug.module);
+    CHECK(text != hdl::mover_module_text(clean, bug.module));
+    CHECK(text.find("INJECTED DEFECT") != std::string::npos);
+    CHECK(text.find(std::string(bug.name)) != std::string::npos);  // the warning header names it
+  }
+  CHECK(seen == 3);
+  // A defect of another target is refused by name.
+  CHECK_THROWS_WITH(hdl::SysnodeContext(test::shipped_noc_spec(), spec, resolve_mover_params(spec),
+                                        resolve_agent_params(spec), "noc_fifo_drops_last"),
+                    Catch::Contains("not of the system node"));
 }

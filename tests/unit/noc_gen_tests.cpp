@@ -89,7 +89,7 @@ TEST_CASE("noc gen: each of the NoC's deliberate defects changes its module and 
   const auto clean = texts("");
   int seen = 0;
   for (const auto& bug : injected_bugs()) {
-    if (!bug.noc) continue;
+    if (bug.target != hdl::BugTarget::Noc) continue;
     ++seen;
     INFO(bug.name);
     const auto defective = texts(std::string(bug.name));

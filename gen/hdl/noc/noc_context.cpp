@@ -15,7 +15,7 @@ NocContext::NocContext(const NocSpec& spec, NocParams params, std::string inject
       codec_(spec),
       route_(noc::routing_function(spec, params_.routing())),
       inject_bug_(std::move(inject_bug)) {
-  if (!inject_bug_.empty()) (void)injected_bug(inject_bug_, true);
+  if (!inject_bug_.empty()) (void)injected_bug(inject_bug_, BugTarget::Noc);
 }
 
 std::string NocContext::port_const(const NocPort& p) { return "tpu_noc_pkg::PORT_" + p.name; }

@@ -16,7 +16,7 @@ SysnodeContext::SysnodeContext(const NocSpec& noc, const SystemNodeSpec& spec, N
       mover_params_(std::move(mover_params)),
       agent_params_(std::move(agent_params)),
       inject_bug_(std::move(inject_bug)) {
-  if (!inject_bug_.empty()) (void)injected_bug(inject_bug_, true);
+  if (!inject_bug_.empty()) (void)injected_bug(inject_bug_, BugTarget::SystemNode);
 }
 
 std::string SysnodeContext::file_header(std::string_view module, std::string_view description) const {
