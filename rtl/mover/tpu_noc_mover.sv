@@ -277,12 +277,21 @@ module tpu_noc_mover (
   logic [tpu_mover_pkg::FLAG_BURST_CAP_W-1:0] cap_code;
   assign cap_code = r_flags[tpu_mover_pkg::FLAG_BURST_CAP_LSB +: tpu_mover_pkg::FLAG_BURST_CAP_W];
 
+  // The burst caps are reset: the AXI adapters check them every cycle.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cap_rd_q <= 8'd0;
+      cap_wr_q <= 8'd0;
+    end else if (start) begin
+      cap_rd_q <= cap_of(cap_code);
+      cap_wr_q <= r_flags[tpu_mover_pkg::FLAG_COALESCE_LSB] ? cap_of(cap_code) : 8'd0;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (start) begin
       mode_q        <= r_mode;
       ew_q          <= r_elem_width;
-      cap_rd_q      <= cap_of(cap_code);
-      cap_wr_q      <= r_flags[tpu_mover_pkg::FLAG_COALESCE_LSB] ? cap_of(cap_code) : 8'd0;
       xid_q         <= r_xform_id;
       bpack_q       <= r_xform_mode[tpu_mover_pkg::XFORM_QUANTISER_B_PACKING_BIT];
       index_base_q  <= AddrW'(r_index_base);
