@@ -152,7 +152,8 @@ module tpu_axi_wr #(
   assign beat_pop  = w_valid_o && w_ready_i;
 
   // --- B: a burst's response, as one acknowledgement per write (tpu_axi_beats) ----
-  // After a B, acknowledge the burst's writes one by one, then take the next B.
+  // After a B, acknowledge the burst's writes one by one, then take the next B
+  // (in the cycle of the last acknowledgement).
   logic       ack_valid, ack_final, ack;
   logic [7:0] ack_len, ack_beat;
   logic       acking_q;
@@ -173,7 +174,9 @@ module tpu_axi_wr #(
     .beat_i      (ack)
   );
 
-  assign b_ready_o   = !acking_q && ack_valid;
+  // The next B is taken in the cycle the last write of the burst before is
+  // acknowledged, so a burst of n writes costs n cycles of acknowledgements.
+  assign b_ready_o   = ack_valid && (!acking_q || (ack && ack_final));
   assign rsp_valid_o = acking_q;
   assign ack         = acking_q && rsp_ready_i;
   assign err_o       = b_valid_i && b_ready_o && (b_resp_i != 2'b00);

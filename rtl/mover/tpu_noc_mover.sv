@@ -443,8 +443,9 @@ module tpu_noc_mover (
   logic [WordW-1:0]    df_data;
   logic                credit_ok;
   logic [OwedW-1:0]    owed_q;        // writes due, not yet handed to tpu_axi_wr
-  logic [WrOutW-1:0]   wr_out_q;      // writes handed over, not yet answered
-  logic                wr_valid, wr_ready, wr_fire, wr_ack;
+  logic [WrOutW-1:0]   wr_out_q;      // writes handed over whose beat has not been sent on W
+  logic [WrOutW-1:0]   aw_out_q;      // write bursts whose AW was taken and whose B was not
+  logic                wr_valid, wr_ready, wr_fire, unused_wr_ack;
   logic [AddrW-1:0]    wr_addr;
   logic [WordW-1:0]    wr_data;
   logic                owe_one, owe_entry;  // an operation queued; an XFORM entry's reads issued
@@ -459,10 +460,12 @@ module tpu_noc_mover (
       credit_q <= '0;
       owed_q   <= '0;
       wr_out_q <= '0;
+      aw_out_q <= '0;
     end else begin
       credit_q <= credit_q + CreditW'(rd_fire) - CreditW'(df_pop);
       owed_q   <= owed_q + OwedW'(owe_one) + (owe_entry ? OwedW'(x_out) : '0) - OwedW'(wr_fire);
-      wr_out_q <= wr_out_q + WrOutW'(wr_fire) - WrOutW'(wr_ack);
+      wr_out_q <= wr_out_q + WrOutW'(wr_fire) - WrOutW'(w_valid_o && w_ready_i);
+      aw_out_q <= aw_out_q + WrOutW'(aw_valid_o && aw_ready_i) - WrOutW'(b_valid_i && b_ready_o);
     end
   end
 
@@ -891,7 +894,7 @@ module tpu_noc_mover (
     .cap_i      (cap_wr_q),
     .req_data_i (wr_data),
     .req_strb_i ({tpu_mover_pkg::WORD_BYTES{1'b1}}),
-    .rsp_valid_o(wr_ack),
+    .rsp_valid_o(unused_wr_ack),
     .rsp_ready_i(1'b1),
     .aw_valid_o,
     .aw_ready_i,
@@ -914,8 +917,14 @@ module tpu_noc_mover (
   // ---------------------------------------------------------------------------
   // The state machine and STATUS
   // ---------------------------------------------------------------------------
+  // Done when every read's word is consumed, every write handed over and sent
+  // on W, and every write burst's AW taken and answered by its B (sent beats
+  // belong to closed bursts, whose AW is taken or waits on aw_valid_o). The
+  // adapter's per-write acknowledgements are not waited for: they follow the
+  // B one a cycle, and nothing here needs them.
   logic drained;
-  assign drained = issue_done_q && (credit_q == '0) && (owed_q == '0) && (wr_out_q == '0);
+  assign drained = issue_done_q && (credit_q == '0) && (owed_q == '0) && (wr_out_q == '0) && (aw_out_q == '0) &&
+                   !aw_valid_o;
 
   always_comb begin
     state_d = state_q;
