@@ -4,7 +4,11 @@ image, each result checked against a second, plain reading of
 mover-notes.md written here in Python (COPY with padding, GATHER, GENERATE
 with its own Philox-4x32-10), and the report's keys.
 
-Usage: mover_run.py TPUGEN EXAMPLES_DIR WORK_DIR
+Usage: mover_run.py TPUGEN EXAMPLES_DIR WORK_DIR [ENGINE_ARG...]
+
+ENGINE_ARG...: added to every `mover run` (e.g. --engine both --latency 20
+--stall 0.2): with the RTL engine the report's cycles and bus_utilization
+are numbers, and `both` exits 1 on any RTL/model difference.
 """
 import json
 import os
@@ -36,6 +40,11 @@ def run(tpugen, move, mem, work, extra=()):
     for key in ("fault_code", "fault_name", "moves_done", "words_read", "words_written", "cycles", "bus_utilization"):
         if key not in rep:
             sys.exit(f"mover_run: the report lacks '{key}'")
+    if rep["engine"] != "model":
+        if not isinstance(rep["cycles"], int) or not isinstance(rep["bus_utilization"], (int, float)):
+            sys.exit("mover_run: the RTL engine's report has no cycles or bus_utilization figure")
+        if rep["rtl"]["checker_errors"] or rep["rtl"]["harness_errors"]:
+            sys.exit("mover_run: the RTL run reported protocol or harness errors")
     if len(out) != len(mem):
         sys.exit("mover_run: --mem-out is not the extent of --mem-in")
     return out, rep
@@ -76,6 +85,7 @@ def generate_word(seed, addr):
 
 def main():
     tpugen, examples, work = sys.argv[1], sys.argv[2], sys.argv[3]
+    engine_args = sys.argv[4:]
     os.makedirs(work, exist_ok=True)
     rng = random.Random(14)
     mem = bytes(rng.randrange(256) for _ in range(SIZE))
@@ -85,7 +95,7 @@ def main():
            "this script's Philox gives Random123's all-zero answer")
 
     # COPY, 2-D: 4 rows of 8 words, rows 256 bytes apart, to 0x18000.
-    out, rep = run(tpugen, os.path.join(examples, "copy_2d.json"), mem, work)
+    out, rep = run(tpugen, os.path.join(examples, "copy_2d.json"), mem, work, engine_args)
     ok = all(word(out, 0x18000 + 256 * i + 32 * j) == word(mem, BASE + 256 * i + 32 * j)
              for i in range(4) for j in range(8))
     expect(ok and rep["fault_code"] == 0 and rep["words_read"] == 32, "copy_2d: 32 words where they belong")
@@ -93,7 +103,7 @@ def main():
     # COPY with padding: 12 destination words; source element e at 0xFFC0 + 32 e
     # is on axis 0 at coordinate e - 2, in bounds for 0 <= e - 2 < 8, else the
     # 16-bit fill 0x7FC0.
-    out, rep = run(tpugen, os.path.join(examples, "pad_row.json"), mem, work)
+    out, rep = run(tpugen, os.path.join(examples, "pad_row.json"), mem, work, engine_args)
     fill = (0x7FC0).to_bytes(2, "little") * 16
     ok = all(word(out, 0x18000 + 32 * e) == (word(mem, 0xFFC0 + 32 * e) if 0 <= e - 2 < 8 else fill)
              for e in range(12))
@@ -105,24 +115,24 @@ def main():
     for i, v in enumerate(index):
         g[4 * i:4 * i + 4] = v.to_bytes(4, "little")
     g = bytes(g)
-    out, rep = run(tpugen, os.path.join(examples, "gather.json"), g, work)
+    out, rep = run(tpugen, os.path.join(examples, "gather.json"), g, work, engine_args)
     ok = all(word(out, 0x18000 + 32 * e) == word(g, 0x11000 + index[e // 4] * 128 + 32 * (e % 4)) for e in range(64))
     expect(ok and rep["words_read"] == 2 + 64, "gather: 64 words from their rows, 2 index words read")
 
     # GENERATE: 256 words of Philox(seed, address).
-    out, rep = run(tpugen, os.path.join(examples, "generate.json"), mem, work)
+    out, rep = run(tpugen, os.path.join(examples, "generate.json"), mem, work, engine_args)
     seed = 0x243F6A8885A308D3
     ok = all(word(out, BASE + 32 * i) == generate_word(seed, BASE + 32 * i) for i in range(256))
     expect(ok and rep["words_read"] == 0, "generate: every word Philox-4x32-10 of (seed, address)")
 
     # XFORM through the quantiser: 32 words in, 4 entries, 16 words out.
-    out, rep = run(tpugen, os.path.join(examples, "quantise.json"), mem, work)
+    out, rep = run(tpugen, os.path.join(examples, "quantise.json"), mem, work, engine_args)
     expect(rep["fault_code"] == 0 and rep["words_written"] == 16, "quantise: 4 entries of 4 words")
 
     # An access outside the image: DECERR, fault 3; SLVERR injected: fault 3.
-    out, rep = run(tpugen, os.path.join(examples, "copy_2d.json"), mem[:0x800], work)
+    out, rep = run(tpugen, os.path.join(examples, "copy_2d.json"), mem[:0x800], work, engine_args)
     expect(rep["fault_code"] == 3 and rep["fault_name"] == "AXI_RESPONSE", "copy_2d over a 2 KiB image: fault 3")
-    out, rep = run(tpugen, os.path.join(examples, "copy_2d.json"), mem, work, ["--slverr", hex(0x18000 + 256)])
+    out, rep = run(tpugen, os.path.join(examples, "copy_2d.json"), mem, work, ["--slverr", hex(0x18000 + 256)] + engine_args)
     expect(rep["fault_code"] == 3, "an injected SLVERR on a destination word: fault 3")
 
 

@@ -550,6 +550,70 @@ TEST_CASE("axi: unmapped addresses answer DECERR and read-only regions refuse wr
   CHECK(writes[0].message.find("read-only region 'rom'") != std::string::npos);
 }
 
+TEST_CASE("axi: an injected SLVERR answers every beat touching its bus word and writes nothing of it", "[axi]") {
+  const unsigned bus = 32;
+  std::mt19937_64 rng(9);
+  const Bytes image = random_bytes(rng, 0x400);
+  AxiMemory mem(bus, AxiMemoryTiming{}, 5);
+  mem.map("rw", kRwBase, image, true);
+  mem.inject_slverr(kRwBase + 0x45);  // marks the bus word at kRwBase + 0x40
+  REQUIRE(mem.injected_slverr() == std::set<std::uint64_t>{kRwBase + 0x40});
+  // Reads: four full beats over the word (the third answers SLVERR), a
+  // narrow beat inside it, a narrow beat beside it.
+  Burst rd = make_burst(rng, bus, false, 0, kRwBase, 5, 4);
+  Burst narrow_in = make_burst(rng, bus, false, 0, kRwBase + 0x48, 2, 1);
+  Burst narrow_out = make_burst(rng, bus, false, 0, kRwBase + 0x60, 2, 1);
+  // Writes: four full beats over it with every strobe, a write beside it.
+  Burst wr = make_burst(rng, bus, true, 0, kRwBase + 0x20, 5, 4);
+  for (auto& s : wr.strb) std::fill(s.begin(), s.end(), 1);
+  Burst wr_ok = make_burst(rng, bus, true, 0, kRwBase + 0x200, 5, 2);
+  TestMaster master(bus, {rd, narrow_in, narrow_out, wr, wr_ok}, MasterKnobs{}, 2);
+  AxiChecker chk(bus);
+  run(master, mem, chk);
+  REQUIRE(master.done());
+  CHECK(chk.errors().empty());
+
+  REQUIRE(master.rbeats[0].size() == 4);
+  for (unsigned n = 0; n < 4; ++n) CHECK(master.rbeats[0][n].resp == (n == 2 ? axi::kRespSlvErr : axi::kRespOkay));
+  CHECK(master.rbeats[0][0].data == Bytes(image.begin(), image.begin() + 0x20));  // no write touches it
+  CHECK(master.rbeats[1].at(0).resp == axi::kRespSlvErr);
+  CHECK(master.rbeats[2].at(0).resp == axi::kRespOkay);
+  CHECK(master.bresp[3] == axi::kRespSlvErr);
+  CHECK(master.bresp[4] == axi::kRespOkay);
+
+  // The write's other beats landed; the marked word kept its bytes.
+  Bytes expect = image;
+  Burst landed = wr;
+  landed.strb[1].assign(bus, 0);  // beat 1 is the word at 0x40
+  apply_write(landed, bus, expect, kRwBase);
+  apply_write(wr_ok, bus, expect, kRwBase);
+  CHECK(mem.region("rw") == expect);
+  CHECK(std::equal(image.begin() + 0x40, image.begin() + 0x60, mem.region("rw").begin() + 0x40));
+
+  // One error a burst that met the word, each naming the injection.
+  REQUIRE(mem.errors().size() == 3);
+  for (const auto& e : mem.errors()) {
+    CHECK(e.resp == axi::kRespSlvErr);
+    CHECK(e.region == "rw");
+    CHECK(e.message.find("an injected SLVERR") != std::string::npos);
+  }
+  CHECK(mem.errors()[0].addr == kRwBase + 0x40);
+  CHECK(mem.errors()[1].addr == kRwBase + 0x48);
+  CHECK(mem.errors()[2].write);
+
+  // DECERR still wins over an injection on an unmapped word.
+  AxiMemory hole(bus, AxiMemoryTiming{}, 6);
+  hole.map("rw", kRwBase, image, true);
+  hole.inject_slverr(kRwBase + 0x400);  // the first word past the region
+  Burst past = make_burst(rng, bus, false, 0, kRwBase + 0x3E0, 5, 2);
+  TestMaster m2(bus, {past}, MasterKnobs{}, 3);
+  AxiChecker chk2(bus);
+  run(m2, hole, chk2);
+  REQUIRE(m2.rbeats[0].size() == 2);
+  CHECK(m2.rbeats[0][0].resp == axi::kRespOkay);
+  CHECK(m2.rbeats[0][1].resp == axi::kRespDecErr);
+}
+
 TEST_CASE("axi: memory runs are deterministic for a seed", "[axi]") {
   auto once = [](std::uint64_t seed) {
     std::mt19937_64 rng(2);

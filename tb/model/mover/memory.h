@@ -29,6 +29,8 @@ class MoverMemory {
 
   /// Answer SLVERR for the word at `address` from now on (reads and writes).
   void inject_slverr(std::uint64_t address) { slverr_.insert(address); }
+  /// The word addresses inject_slverr named.
+  [[nodiscard]] const std::set<std::uint64_t>& slverr() const { return slverr_; }
 
   [[nodiscard]] std::uint64_t base() const { return base_; }
   [[nodiscard]] const std::vector<std::uint8_t>& bytes() const { return bytes_; }

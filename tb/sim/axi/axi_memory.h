@@ -15,7 +15,9 @@
 /// is the checker's business). Bytes of a beat outside its byte lanes read as
 /// noise; WSTRB is honored. A beat touching an unmapped byte answers DECERR, a
 /// write touching a read-only region SLVERR (nothing of that beat is written);
-/// each such burst is recorded once as an AxiAccessError.
+/// so does, for reads and writes alike, a beat touching a bus word marked by
+/// `inject_slverr` (a slave error at a chosen address, for a master's fault
+/// path); each such burst is recorded once as an AxiAccessError.
 ///
 /// Timing: an AR accepted in cycle c (or a write whose last W is accepted in
 /// c) has its first R beat (its B) valid at the earliest in c + 1 + latency.
@@ -31,6 +33,7 @@
 #include <cstdint>
 #include <deque>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -114,6 +117,13 @@ class AxiMemory {
   /// A region's bytes, to change behind the bus (test set-up).
   [[nodiscard]] Bytes& region(const std::string& name) { return find_named(name).bytes; }
 
+  /// From now on answer SLVERR for every beat, read or write, that touches
+  /// the bus word (bus_bytes() bytes, aligned) holding byte `addr`; such a
+  /// write beat writes nothing. DECERR (an unmapped byte) still comes first.
+  void inject_slverr(std::uint64_t addr) { slverr_.insert(addr - addr % bus_); }
+  /// The bus words (their first bytes) inject_slverr marked.
+  [[nodiscard]] const std::set<std::uint64_t>& injected_slverr() const { return slverr_; }
+
   /// This cycle's slave-side signals. Call once per cycle before `clock`.
   const AxiSlaveSignals& drive(std::uint64_t cycle) {
     out_.arready = reads_.size() < timing_.max_reads && !coin(timing_.ready_stall);
@@ -180,6 +190,7 @@ class AxiMemory {
     unsigned resp = axi::kRespOkay;
     std::uint64_t bad = 0;
     std::string region;
+    bool injected = false;  ///< SLVERR from inject_slverr
   };
 
   bool coin(double p) { return p > 0.0 && unit_(rng_) < p; }
@@ -202,16 +213,30 @@ class AxiMemory {
   }
 
   /// Decode the bytes [addr, addr + n): DECERR at the first unmapped byte,
-  /// SLVERR (for a write) at the first read-only one.
+  /// SLVERR (for a write) at the first read-only one, else SLVERR at the
+  /// first bus word inject_slverr marked.
   Decode decode(std::uint64_t addr, std::uint64_t n, bool write) {
     Decode d;
     for (std::uint64_t b = addr; b < addr + n;) {
       const Region* r = find(b);
-      if (r == nullptr) return Decode{axi::kRespDecErr, b, ""};
-      if (write && !r->writable && d.resp == axi::kRespOkay) d = Decode{axi::kRespSlvErr, b, r->name};
+      if (r == nullptr) return Decode{axi::kRespDecErr, b, "", false};
+      if (write && !r->writable && d.resp == axi::kRespOkay) d = Decode{axi::kRespSlvErr, b, r->name, false};
       b = std::min<std::uint64_t>(addr + n, r->base + r->bytes.size());
     }
+    if (d.resp != axi::kRespOkay || slverr_.empty() || n == 0) return d;
+    for (std::uint64_t w = addr - addr % bus_; w < addr + n; w += bus_)
+      if (slverr_.count(w)) {
+        const Region* r = find(std::max(w, addr));
+        return Decode{axi::kRespSlvErr, std::max(w, addr), r ? r->name : "", true};
+      }
     return d;
+  }
+
+  /// Why a decoded access failed, for its AxiAccessError.
+  static std::string why(const Decode& d) {
+    if (d.resp == axi::kRespDecErr) return "unmapped address";
+    if (d.injected) return "an injected SLVERR";
+    return "read-only region '" + d.region + "'";
   }
 
   void record(std::uint64_t cycle, bool write, const AxiAddr& a, const Decode& d, const std::string& why) {
@@ -248,7 +273,7 @@ class AxiMemory {
         const Decode d = decode(addr, lanes.hi - lanes.lo + 1, false);
         r.resp = d.resp;
         if (d.resp != axi::kRespOkay && !recorded) {
-          record(cycle, false, a, d, "unmapped address");
+          record(cycle, false, a, d, why(d));
           recorded = true;
         }
         if (d.resp == axi::kRespOkay)
@@ -361,8 +386,7 @@ class AxiMemory {
     const Decode d = decode(addr, lanes.hi - lanes.lo + 1, true);
     if (d.resp != axi::kRespOkay) {
       if (wb.resp == axi::kRespOkay)
-        record(cycle, true, a, d,
-               d.resp == axi::kRespDecErr ? "unmapped address" : "read-only region '" + d.region + "'");
+        record(cycle, true, a, d, why(d));
       wb.resp = std::max(wb.resp, d.resp);
       return;
     }
@@ -415,6 +439,7 @@ class AxiMemory {
   std::uniform_real_distribution<double> unit_{0.0, 1.0};
   std::string name_;
   std::vector<Region> regions_;
+  std::set<std::uint64_t> slverr_;  ///< bus words answered SLVERR (inject_slverr)
   std::deque<ReadBurst> reads_;    ///< accepted, not fully returned, in acceptance order
   std::deque<WriteBurst> writes_;  ///< accepted, B not taken, in acceptance order
   std::deque<AxiW> early_w_;       ///< W beats accepted before their AW
