@@ -78,19 +78,25 @@ const std::vector<CommandDoc>& command_docs() {
        "tpugen ime asm examples/ime/vmadot_a60.s -o vmadot.bin --profile A60\ntpugen ime disasm vmadot.bin\n"
        "tpugen ime run --profile A60 --program vmadot.bin --mem-in a60_mem.bin --mem-out out.bin --json run.json",
        "docs/ime.md"},
-      {"mover", "tpugen mover gen|run",
-       "The system node's memory mover of spec/system_node.yaml: generate its SystemVerilog, and run a move (COPY, "
+      {"mover", "tpugen mover gen|run|fuzz|bench|synth",
+       "The system node's memory mover of spec/system_node.yaml: generate its SystemVerilog, run a move (COPY, "
        "GATHER, GENERATE, FILL, XFORM over 6-D walkers with bounds) over a memory image on the bit-exact reference "
-       "model.",
+       "model, on the RTL under Verilator, or on both, compared; fuzz the RTL against the model with random moves, "
+       "benchmark its bus utilization, synthesize it.",
        "gen writes tpu_mover_pkg (from the spec) and the hand-written mover (--rd-bursts, --wr-bursts, --read-ahead "
        "set its build parameters). run: MOVE.json names the fields as docs/system_node.md does; a key left out keeps "
        "its register's reset value. "
        "The image covers [--mem-base, --mem-base + its size); an access outside it is DECERR (fault 3). The report "
-       "names the fault (0 none) and the words read and written. An unknown key or a value that does not fit its "
-       "register field exits 2.",
+       "names the fault (0 none) and the words read and written; --engine rtl|both adds the RTL's cycles and bus "
+       "utilization, with the AXI memory's --latency and --stall, and exits 1 on an AXI protocol error or an "
+       "RTL/model difference. An unknown key or a value that does not fit its register field exits 2. fuzz runs "
+       "--count random moves from --seed (every mode and fault, coverage with --coverage) and shrinks a "
+       "disagreement into a reproducer with its replay command; bench prints the bench moves' cycles and the bus "
+       "utilization at memory latency 0 and 50; synth runs tpugen synth's flow on tpu_noc_mover.",
        "tpugen mover gen --out mover\ntpugen mover run --move examples/mover/copy_2d.json --mem-base 0x10000 "
        "--mem-size 65536 --mem-out out.bin "
-       "--json report.json",
+       "--json report.json\ntpugen mover run --move examples/mover/generate.json --engine both --latency 20 "
+       "--stall 0.2\ntpugen mover fuzz --count 2000 --coverage\ntpugen mover bench",
        "docs/system_node.md"},
       {"docs", "tpugen docs [--check]",
        "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, docs/ime_isa.md, the tables of "

@@ -1,0 +1,156 @@
+// tpugen mover fuzz: random moves on tpu_noc_mover and the reference model,
+// which must agree; a failing case shrinks to a reproducer with its replay
+// command (tpugen mover run --engine both).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/mover_commands.h"
+#include "fuzz/mover/mover_campaign.h"
+#include "hdl/sysnode/sysnode_context.h"
+#include "model/mover/mover_model.h"
+#include "sim/mover_engine.h"
+#include "util/file_io.h"
+
+namespace tpugen::cli {
+
+namespace {
+
+/// What one case says: empty when the RTL and the model agree.
+std::string judge_case(const SystemNodeSpec& spec, const std::filesystem::path& sim, const mover::MoverCase& c,
+                       std::uint64_t max_cycles) {
+  mover::MoverMemory model_mem = c.memory();
+  const mover::MoveResult model = mover::run_move(spec, c.move, model_mem);
+  sim::MoverRunConditions rc;
+  rc.latency = c.conditions.latency;
+  rc.ready_stall = c.conditions.stall;
+  rc.valid_stall = c.conditions.stall;
+  rc.port = c.conditions.port;
+  rc.seed = c.conditions.seed;
+  rc.max_cycles = max_cycles;
+  const sim::MoverRtlResult rtl = sim::run_mover_rtl(sim, spec, c.move, c.memory(), rc);
+  if (!rtl.clean()) {
+    std::string why = fmt::format("rtl {}", rtl.status);
+    if (!rtl.checker_errors.empty()) why += ": " + rtl.checker_errors.front();
+    else if (!rtl.harness_errors.empty()) why += ": " + rtl.harness_errors.front();
+    else if (!rtl.notes.empty()) why += ": " + rtl.notes.front();
+    return why;
+  }
+  const sim::MoverComparison cmp = sim::compare_mover_runs(spec, model, model_mem, rtl);
+  if (cmp.match()) return {};
+  return cmp.differences.size() == 1 ? cmp.differences.front()
+                                     : fmt::format("{} (and {} more)", cmp.differences.front(),
+                                                   cmp.differences.size() - 1);
+}
+
+}  // namespace
+
+CLI::App* add_mover_fuzz_command(CLI::App& mover, MoverFuzzOpts& o, const std::vector<NocParameter>* parameters) {
+  CLI::App* fuzz = mover.add_subcommand(
+      "fuzz",
+      "run random moves on the RTL and the reference model, compare them (the fault, moves_done, the memory image) "
+      "and shrink each disagreement into a reproducer; report the coverage reached");
+  fuzz->add_option("--count", o.count, "moves to run")->capture_default_str();
+  fuzz->add_option("--seed", o.seed, "the first seed (move i has seed S + i)")->capture_default_str();
+  fuzz->add_option("-j,--jobs", o.jobs, "simulations at once (default: the machine's cores)");
+  fuzz->add_option("--out", o.out, "where reproducers go (one directory per seed)")->capture_default_str();
+  fuzz->add_option("--json", o.json, "write the campaign's report as JSON (cases, failures, coverage bins)");
+  fuzz->add_option("--max-repros", o.max_repros, "shrink and write at most this many reproducers")
+      ->capture_default_str();
+  fuzz->add_flag("--keep-going", o.keep_going, "run every case even after failures (default: stop after the first)");
+  fuzz->add_flag("--no-shrink", o.no_shrink, "write reproducers as found, unshrunk");
+  fuzz->add_flag("--coverage", o.coverage, "print the coverage table");
+  fuzz->add_option("--inject-bug", o.inject_bug)->group("");
+  add_rtl_cache_flags(*fuzz, o.rtl, "RTL engine");
+  if (parameters) add_build_param_flags(*fuzz, o.params, *parameters, "");
+  return fuzz;
+}
+
+int run_mover_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const MoverFuzzOpts& o) {
+  const hdl::SysnodeContext ctx(noc, spec, resolve_mover_params(spec, o.params), resolve_agent_params(spec),
+                                o.inject_bug);
+  const std::filesystem::path sim = sim::ensure_mover_simulator(ctx, o.rtl.cache_root(), print_build_progress);
+  const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  mover::MoverCoverage coverage(spec);
+  std::mutex lock;  // coverage, failures, output
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::uint64_t> failed;
+  std::size_t repros = 0;
+  std::uint64_t ran = 0;
+  std::string first_error;
+
+  auto worker = [&] {
+    mover::MoverCoverage mine(spec);
+    for (std::uint64_t i = next++; i < o.count && !stop; i = next++) {
+      const std::uint64_t seed = o.seed + i;
+      Rng rng(seed);
+      const mover::MoverCase c = mover::random_case(rng, spec);
+      std::string failure;
+      try {
+        mover::MoverMemory mem = c.memory();
+        mine.add(c, mover::run_move(spec, c.move, mem));
+        failure = judge_case(spec, sim, c, o.rtl.max_cycles);
+      } catch (const Error& e) {
+        const std::lock_guard<std::mutex> g(lock);
+        if (first_error.empty()) first_error = fmt::format("case {}: {}", seed, e.what());
+        stop = true;
+        break;
+      }
+      const std::lock_guard<std::mutex> g(lock);
+      ++ran;
+      if (failure.empty()) continue;
+      failed.push_back(seed);
+      fmt::print("case {} ({} aiming at {}): FAIL {}\n", seed, spec.mover.mode_of(c.move.mode)
+                                                                 ? spec.mover.mode_of(c.move.mode)->name
+                                                                 : fmt::format("mode {}", c.move.mode),
+                 c.aim, failure);
+      if (!o.keep_going) stop = true;
+      if (repros >= o.max_repros) continue;
+      ++repros;
+      mover::MoverShrunk s{c, failure, 0};
+      if (!o.no_shrink)
+        s = mover::shrink_case(spec, c, failure, [&](const mover::MoverCase& y) {
+          return judge_case(spec, sim, y, o.rtl.max_cycles);
+        });
+      const std::string dir = (std::filesystem::path(o.out) / fmt::format("case_{}", seed)).string();
+      mover::write_reproducer(spec, s.c, s.failure, dir, o.inject_bug);
+      fmt::print("  shrunk in {} runs: {}\n  reproducer: {}\n  replay: {}\n", s.runs, s.failure, dir,
+                 mover::replay_command(s.c, dir, o.inject_bug));
+    }
+    const std::lock_guard<std::mutex> g(lock);
+    coverage.merge(mine);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned j = 0; j < std::min<std::uint64_t>(jobs, std::max<std::uint64_t>(1, o.count)); ++j)
+    pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  if (!first_error.empty()) throw Error("cli.mover", first_error);
+
+  std::sort(failed.begin(), failed.end());
+  fmt::print("tpugen mover fuzz: {} case(s) from seed {}{}: {} failure(s); coverage {} of {} bins\n", ran, o.seed,
+             o.inject_bug.empty() ? "" : fmt::format(" (with defect {})", o.inject_bug), failed.size(),
+             coverage.reached(), coverage.bins().size());
+  if (o.coverage) fmt::print("{}", coverage.table());
+  if (!o.json.empty()) {
+    nlohmann::ordered_json j;
+    j["cases"] = ran;
+    j["first_seed"] = o.seed;
+    j["failures"] = failed.size();
+    j["failed_seeds"] = failed;
+    j["inject_bug"] = o.inject_bug;
+    j["coverage"] = {{"reached", coverage.reached()}, {"bins", coverage.bins()}, {"missing", coverage.missing()}};
+    write_file(o.json, j.dump(2) + "\n", "cli.io");
+  }
+  return failed.empty() ? kOk : kFail;
+}
+
+}  // namespace tpugen::cli
