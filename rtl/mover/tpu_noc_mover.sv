@@ -16,7 +16,7 @@
 //   CHECK   the GO-time checks, in the spec's order (ELEM_WIDTH, MODE,
 //           INDEX_LENGTH, XFORM_BOUND, ALIGNMENT, RANGE): the first that
 //           applies is the fault and the move ends with nothing read or written.
-//   ILOAD   GATHER: the index vector, ceil(count / INDEX_PER_WORD) words, is
+//   LOAD    GATHER: the index vector, ceil(count / INDEX_PER_WORD) words, is
 //           read into the index buffer (a memory of INDEX_ENTRIES indices).
 //           As each word arrives, the largest index of the rows the
 //           destination uses in full, and the index and last word of the
@@ -227,10 +227,18 @@ module tpu_noc_mover (
   // ---------------------------------------------------------------------------
   // The move, latched at GO
   // ---------------------------------------------------------------------------
-  typedef enum logic [3:0] {
-    SIdle, SSetup, SCheck, SIload, SGcheck1, SGcheck2, SRun, SDrain, SDone
-  } state_e;
-  state_e state_q, state_d;
+  // The states (localparams rather than an enum: Icarus 11 refuses one of
+  // an enum's assignments inside the case below, "requires an explicit cast").
+  localparam logic [3:0] SIdle    = 4'd0;
+  localparam logic [3:0] SSetup   = 4'd1;
+  localparam logic [3:0] SCheck   = 4'd2;
+  localparam logic [3:0] SLoad    = 4'd3;
+  localparam logic [3:0] SGcheck1 = 4'd4;
+  localparam logic [3:0] SGcheck2 = 4'd5;
+  localparam logic [3:0] SRun     = 4'd6;
+  localparam logic [3:0] SDrain   = 4'd7;
+  localparam logic [3:0] SDone    = 4'd8;
+  logic [3:0] state_q, state_d;
 
   logic                  start;
   assign start = go && (state_q == SIdle);
@@ -484,7 +492,7 @@ module tpu_noc_mover (
   logic [WordW-1:0]        idx_rdata;
 
   assign n_elems  = NW'(dst_elems);
-  assign il_store = (state_q == SIload) && df_pop;
+  assign il_store = (state_q == SLoad) && df_pop;
 
   tpu_ram_1r1w #(
     .Width(WordW),
@@ -536,7 +544,7 @@ module tpu_noc_mover (
       max_full_q <= '0;
       any_full_q <= 1'b0;
     end else begin
-      if ((state_q == SIload) && rd_fire) il_sent_q <= il_sent_q + (IdxRowW + 1)'(1);
+      if ((state_q == SLoad) && rd_fire) il_sent_q <= il_sent_q + (IdxRowW + 1)'(1);
       if (il_store) begin
         il_got_q <= il_got_q + (IdxRowW + 1)'(1);
         acc_q    <= acc_q + NW'(tpu_mover_pkg::INDEX_PER_WORD) * NW'(g_q);
@@ -670,7 +678,7 @@ module tpu_noc_mover (
       need_read = 1'b1;
       it_last   = src_last;
     end
-    if (state_q == SIload) rd_addr = index_base_q + (AddrW'(il_sent_q) << AlignW);
+    if (state_q == SLoad) rd_addr = index_base_q + (AddrW'(il_sent_q) << AlignW);
   end
 
   // Everything the element needs but the read port's ready (which depends on
@@ -679,7 +687,7 @@ module tpu_noc_mover (
                      (!need_gen || ph_ready) && (!need_row || row_valid);
   assign fire      = others_ok && (!need_read || rd_ready);
 
-  assign rd_valid  = ((state_q == SIload) && (32'(il_sent_q) < 32'(index_words)) && credit_ok) ||
+  assign rd_valid  = ((state_q == SLoad) && (32'(il_sent_q) < 32'(index_words)) && credit_ok) ||
                      (others_ok && need_read);
   assign src_step  = fire && (is_copy || is_xform);
   assign dst_step  = is_xform ? x_dst_step : fire;
@@ -813,7 +821,7 @@ module tpu_noc_mover (
     .rst_ni     (rst_ni),
     .clear_i    (start),
     .b_packing_i(bpack_q),
-    .valid_i    (is_xform && is_quant && df_valid && (state_q != SIload)),
+    .valid_i    (is_xform && is_quant && df_valid && (state_q != SLoad)),
     .ready_o    (q_in_ready),
     .word_i     (df_data),
     .valid_o    (q_valid),
@@ -837,7 +845,7 @@ module tpu_noc_mover (
     wr_addr  = head_addr;
     wr_data  = df_data;
     if (is_xform) begin
-      wr_valid = xf_valid && (state_q != SIload);
+      wr_valid = xf_valid && (state_q != SLoad);
       wr_addr  = dst_addr + (AddrW'(x_word_q) << AlignW);
       wr_data  = xf_data;
     end else begin
@@ -866,7 +874,7 @@ module tpu_noc_mover (
 
   // Who takes the read data: the index buffer, the quantiser, or the write.
   always_comb begin
-    if (state_q == SIload) df_ready = 1'b1;
+    if (state_q == SLoad) df_ready = 1'b1;
     else if (is_xform) df_ready = is_quant ? q_in_ready : wr_ready;
     else df_ready = op_pop && (head_kind == KindRead);
   end
@@ -931,11 +939,22 @@ module tpu_noc_mover (
     unique case (state_q)
       SIdle:    if (start) state_d = SSetup;
       SSetup:   if (src_ready && dst_ready) state_d = SCheck;
-      SCheck:   state_d = (check_fault != tpu_mover_pkg::FAULT_NONE) ? SDone : (is_gather ? SIload : SRun);
-      SIload:   if ((32'(il_got_q) == 32'(index_words)) && (credit_q == '0))
-                  state_d = err_q ? SDone : SGcheck1;
+      SCheck: begin
+        if (check_fault != tpu_mover_pkg::FAULT_NONE) state_d = SDone;
+        else if (is_gather) state_d = SLoad;
+        else state_d = SRun;
+      end
+      SLoad: begin
+        if ((32'(il_got_q) == 32'(index_words)) && (credit_q == '0)) begin
+          if (err_q) state_d = SDone;
+          else state_d = SGcheck1;
+        end
+      end
       SGcheck1: state_d = SGcheck2;
-      SGcheck2: state_d = rows_bad ? SDone : SRun;
+      SGcheck2: begin
+        if (rows_bad) state_d = SDone;
+        else state_d = SRun;
+      end
       SRun:     if (issue_done_q) state_d = SDrain;
       SDrain:   if (drained) state_d = SDone;
       SDone:    state_d = SIdle;
