@@ -29,7 +29,7 @@ constexpr std::array<InjectedBug, 13> kBugs = {{
      "follows its write as closely as the contract allows, in a paired instruction)"},
     {"axi_4k_boundary", "tpu_axi_burst",
      "a burst may run past a 4 KB page (needs consecutive requests across a page boundary)",
-     "&& (open_next_q[PageW-1:0] != '0);", ";  // INJECTED DEFECT: no page check"},
+     "|| (open_next_q[PageW-1:0] == '0);", ";  // INJECTED DEFECT: no page check"},
     {"axi_valid_drop", "tpu_axi_burst",
      "ARVALID and AWVALID fall after one cycle whether or not READY came (needs a stalled address)",
      "    .ready_i(ax_ready_i),", "    .ready_i(1'b1),  // INJECTED DEFECT: drops VALID without READY"},

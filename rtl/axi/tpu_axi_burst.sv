@@ -9,7 +9,12 @@
 // addresses join one burst: a burst is open while the next request continues
 // it, and closes (is issued on the address channel) in the first cycle that
 // does not, when it reaches cap_i + 1 beats, or when its next beat would start
-// a new Boundary-byte page (AXI: no burst crosses 4 KB). The cost is one
+// a new Boundary-byte page (AXI: no burst crosses 4 KB). With hold_i, a cycle
+// with no request does not close an open burst that can still grow (the
+// memory mover's XFORM sends an entry's addresses in a run, then waits while
+// the rest of the entry is read): the user holds only while its requests are
+// sure to come, so that a burst never waits for a request its own data holds
+// back. The cost is one
 // cycle from the last request of a burst to its address. A request is taken
 // only with room_i (the user's buffer for its data); a burst closes only with
 // issue_ready_i (the user's record of bursts in flight has room), and close_o
@@ -43,6 +48,7 @@ module tpu_axi_burst #(
   input  logic [AddrW-1:0]               req_addr_i,
   input  logic                           room_i,
   input  logic [7:0]                     cap_i,         // beats - 1 of the longest burst, < MaxBurst
+  input  logic                           hold_i,        // no request this cycle: keep the open burst open
   output logic                           req_take_o,
   // the burst closing this cycle
   input  logic                           issue_ready_i,
@@ -63,13 +69,14 @@ module tpu_axi_burst #(
   logic [7:0]       open_len_q;
   logic             ax_valid;
 
-  logic contig, absorb, can_close, close, start_new;
-  assign contig    = open_q && (req_addr_i == open_next_q) && (open_len_q != cap_i)
-                   && (32'(open_len_q) < MaxBurst - 1)
-                   && (open_next_q[PageW-1:0] != '0);
+  logic contig, absorb, can_close, close, start_new, full, waiting;
+  assign full      = (open_len_q == cap_i) || (32'(open_len_q) >= MaxBurst - 1)
+                   || (open_next_q[PageW-1:0] == '0);
+  assign contig    = open_q && (req_addr_i == open_next_q) && !full;
+  assign waiting   = hold_i && !req_valid_i && !full;
   assign absorb    = req_valid_i && contig && room_i;
   assign can_close = (!ax_valid || ax_ready_i) && issue_ready_i;
-  assign close     = open_q && !absorb && can_close;
+  assign close     = open_q && !absorb && !waiting && can_close;
   assign start_new = req_valid_i && !contig && room_i && (!open_q || close);
 
   assign req_take_o  = absorb || start_new;

@@ -88,6 +88,7 @@ module tpu_axi_rd #(
     .req_valid_i,
     .req_addr_i,
     .cap_i,
+    .hold_i(1'b0),
     .room_i(1'b1),
     .req_take_o(req_ready_o),
     .issue_ready_i(trk_push_ready),

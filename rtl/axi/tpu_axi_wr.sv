@@ -78,6 +78,7 @@ module tpu_axi_wr #(
     .req_valid_i,
     .req_addr_i,
     .cap_i,
+    .hold_i(1'b0),
     .room_i(beat_push_ready),
     .req_take_o(beat_push),
     .issue_ready_i(wlen_push_ready && ack_push_ready),

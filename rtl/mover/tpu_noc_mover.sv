@@ -42,22 +42,32 @@
 //             ahead of the issue (index buffer read, product, a 4-row queue).
 //   GENERATE  in bounds, a write of Philox(seed, address) (tpu_mover_philox).
 //   FILL      in bounds, a write of the fill word.
-//   XFORM     the source's element, a read (no bound axes: fault 7). The
-//             write side sends each entry's OUT_WORDS transformed words
-//             (tpu_mover_quant for the quantiser, the read word for bypass)
-//             to the destination element's address + 32 w, stepping the
-//             destination walker once an entry.
-// Reads run ahead of writes: read data waits in a READ_AHEAD-word buffer
-// (tpu_fifo_ram), and a read is issued only with a place in it reserved
-// (a credit), so R is never stalled by the mover. Write operations (kind
-// and address) wait in a queue of the same depth for their data.
+//   XFORM     the source's element, a read (no bound axes: fault 7); with
+//             an entry's first OUT_WORDS reads, the addresses of its output
+//             words (the destination element's address + 32 w), the
+//             destination walker stepping once an entry. The occupant's
+//             output words (tpu_mover_quant for the quantiser, the read
+//             word for bypass) are the writes' data, in order.
+// Reads run ahead of writes: read data (and GENERATE's Philox words) waits
+// in a READ_AHEAD-word buffer (tpu_fifo_ram), and a read is issued only with
+// a place in it reserved (a credit), so neither R nor the Philox pipeline is
+// ever stalled by the writes. Write operations (which word: the buffer's or
+// the fill word) wait in a queue of the same depth.
 //
-// AXI: reads through tpu_axi_rd (RD_BURSTS bursts in flight), writes through
-// tpu_axi_wr (WR_BURSTS bursts awaiting B), one word a beat, INCR bursts of
-// consecutive words up to the burst cap (MOVE.flags), never across BOUNDARY
-// bytes. Writes join bursts only with the coalesce flag (else one word a
-// burst). ID 0 on every channel (the system node's multiplexer adds the
-// master's prefix).
+// Writes form their bursts from the addresses as the issue stage queues
+// them (tpu_axi_burst): an AW goes out as soon as its burst closes, long
+// before a COPY's read data arrives, and W takes each word as it comes, with
+// WLAST from the closed bursts' lengths (tpu_axi_beats). XFORM holds an open
+// burst over the reads between one entry's addresses and the next's while
+// the issue keeps going. At most WR_BURSTS bursts await their B.
+//
+// AXI: reads through tpu_axi_rd (RD_BURSTS bursts in flight), one word a
+// beat, INCR bursts of consecutive words up to the burst cap (MOVE.flags),
+// never across BOUNDARY bytes. Writes join bursts only with the coalesce flag
+// (else one word a burst). ID 0 on every channel (the system node's
+// multiplexer adds the master's prefix). A W beat may reach the port while
+// its AW still waits for AWREADY (AXI allows it), never before its AW is
+// shown.
 //
 // AXI_RESPONSE: a response that is not OKAY sets fault 3 and stops the issue
 // (XFORM at the next entry boundary, so the occupant never holds part of an
@@ -136,10 +146,10 @@ module tpu_noc_mover (
   localparam int ReadAhead = tpu_mover_pkg::READ_AHEAD;
   localparam int CreditW   = $clog2(ReadAhead + 1);
   localparam int OwedW     = CreditW + 4;
-  localparam int WrOutW    = $clog2(tpu_mover_pkg::WR_BURSTS * tpu_mover_pkg::FLAG_BURST_CAP_MAX + 1) + 1;
+  localparam int BurstsW   = $clog2(tpu_mover_pkg::WR_BURSTS + 1);
   localparam int BurstMax  = tpu_mover_pkg::FLAG_BURST_CAP_MAX;              // the longest burst a cap code names
   localparam int KindW     = 2;
-  localparam int OpW       = KindW + AddrW;
+  localparam int OpW       = KindW;
   localparam int XWordsW   = 4;                                // an occupant's IN or OUT words (<= 8)
   localparam int RowQ      = 4;                                // GATHER's row-offset queue
   localparam int RowQW     = $clog2(RowQ + 1);
@@ -148,9 +158,8 @@ module tpu_noc_mover (
   localparam int MapW      = AddrW + 4;                        // signed address arithmetic of the checks
 
   // A write operation's data.
-  localparam logic [KindW-1:0] KindRead = 2'd0;  // the read data, in order
+  localparam logic [KindW-1:0] KindRead = 2'd0;  // the read-ahead buffer's word (read data, or GENERATE's), in order
   localparam logic [KindW-1:0] KindFill = 2'd1;  // the fill word
-  localparam logic [KindW-1:0] KindGen  = 2'd2;  // the Philox pipeline's word, in order
 
   // ---------------------------------------------------------------------------
   // The command registers
@@ -450,13 +459,14 @@ module tpu_noc_mover (
   logic                df_valid, df_ready, df_pop;
   logic [WordW-1:0]    df_data;
   logic                credit_ok;
-  logic [OwedW-1:0]    owed_q;        // writes due, not yet handed to tpu_axi_wr
-  logic [WrOutW-1:0]   wr_out_q;      // writes handed over whose beat has not been sent on W
-  logic [WrOutW-1:0]   aw_out_q;      // write bursts whose AW was taken and whose B was not
-  logic                wr_valid, wr_ready, wr_fire, unused_wr_ack;
-  logic [AddrW-1:0]    wr_addr;
+  logic                gen_fire;      // a GENERATE word enters the Philox pipeline (its place reserved)
+  logic [OwedW-1:0]    owed_q;        // write addresses queued whose beat has not gone out on W
+  logic [BurstsW-1:0]  bursts_q;      // write bursts closed (AW loaded) whose B has not come
+  logic                wr_valid, w_take, wr_fire;
   logic [WordW-1:0]    wr_data;
-  logic                owe_one, owe_entry;  // an operation queued; an XFORM entry's reads issued
+  logic                owe_one;       // a write operation queued (not XFORM)
+  logic                af_push, af_room, aw_close, b_fire;
+  logic [AddrW-1:0]    af_addr_in;
   logic                err_q;
 
   assign credit_ok = 32'(credit_q) < ReadAhead;
@@ -467,13 +477,11 @@ module tpu_noc_mover (
     if (!rst_ni) begin
       credit_q <= '0;
       owed_q   <= '0;
-      wr_out_q <= '0;
-      aw_out_q <= '0;
+      bursts_q <= '0;
     end else begin
-      credit_q <= credit_q + CreditW'(rd_fire) - CreditW'(df_pop);
-      owed_q   <= owed_q + OwedW'(owe_one) + (owe_entry ? OwedW'(x_out) : '0) - OwedW'(wr_fire);
-      wr_out_q <= wr_out_q + WrOutW'(wr_fire) - WrOutW'(w_valid_o && w_ready_i);
-      aw_out_q <= aw_out_q + WrOutW'(aw_valid_o && aw_ready_i) - WrOutW'(b_valid_i && b_ready_o);
+      credit_q <= credit_q + CreditW'(rd_fire) + CreditW'(gen_fire) - CreditW'(df_pop);
+      owed_q   <= owed_q + OwedW'(af_push) - OwedW'(wr_fire);
+      bursts_q <= bursts_q + BurstsW'(aw_close) - BurstsW'(b_fire);
     end
   end
 
@@ -637,12 +645,11 @@ module tpu_noc_mover (
   logic [AddrW-1:0]  woff_q;             // ... and its byte offset
   logic [XWordsW-1:0] x_elem_q;          // XFORM: the source element within the entry
   logic              run, stop;
-  logic              need_read, need_op, need_gen, need_row;
+  logic              need_read, need_op, need_gen, need_row, need_waddr;
   logic              others_ok, fire;
   logic [KindW-1:0]  op_kind;
   logic              it_last;            // the element issued is the walk's last
   logic [AddrW-1:0]  gather_addr;
-  logic              x_dst_step;         // XFORM: an entry's last word is handed over
 
   assign run  = (state_q == SRun) && !issue_done_q;
   // An AXI error stops the issue; XFORM only between entries.
@@ -653,6 +660,8 @@ module tpu_noc_mover (
   always_comb begin
     need_read = 1'b0;
     need_op   = 1'b0;
+    need_waddr = 1'b0;
+    af_addr_in = dst_addr;
     need_gen  = 1'b0;
     need_row  = 1'b0;
     op_kind   = KindRead;
@@ -670,30 +679,35 @@ module tpu_noc_mover (
     end else if (is_generate) begin
       need_op   = dst_in;
       need_gen  = dst_in;
-      op_kind   = KindGen;
+      op_kind   = KindRead;  // the Philox word, through the read-ahead buffer
     end else if (is_fill) begin
       need_op   = dst_in;
       op_kind   = KindFill;
-    end else begin  // XFORM
-      need_read = 1'b1;
-      it_last   = src_last;
+    end else begin  // XFORM: entry k's OUT_WORDS addresses with its first reads
+      need_read  = 1'b1;
+      it_last    = src_last;
+      need_waddr = x_elem_q < x_out;
+      af_addr_in = dst_addr + (AddrW'(x_elem_q) << AlignW);
     end
+    if (!is_xform) need_waddr = need_op;
     if (state_q == SLoad) rd_addr = index_base_q + (AddrW'(il_sent_q) << AlignW);
   end
 
   // Everything the element needs but the read port's ready (which depends on
   // its valid): the read's valid rises only with the rest in place.
   assign others_ok = run && !stop && (!need_read || credit_ok) && (!need_op || op_ready) &&
-                     (!need_gen || ph_ready) && (!need_row || row_valid);
+                     (!need_waddr || af_room) && (!need_gen || (ph_ready && credit_ok)) &&
+                     (!need_row || row_valid);
   assign fire      = others_ok && (!need_read || rd_ready);
 
   assign rd_valid  = ((state_q == SLoad) && (32'(il_sent_q) < 32'(index_words)) && credit_ok) ||
                      (others_ok && need_read);
   assign src_step  = fire && (is_copy || is_xform);
-  assign dst_step  = is_xform ? x_dst_step : fire;
+  assign dst_step  = is_xform ? (fire && (x_elem_q == x_out - XWordsW'(1))) : fire;
   assign row_pop   = fire && is_gather && ((gw_q == g_q - GW'(1)) || dst_last);
   assign owe_one   = fire && need_op;
-  assign owe_entry = fire && is_xform && (x_elem_q == x_in - XWordsW'(1));
+  assign af_push   = fire && need_waddr;
+  assign gen_fire  = fire && need_gen;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -731,7 +745,7 @@ module tpu_noc_mover (
     .rst_ni (rst_ni),
     .valid_i(owe_one),
     .ready_o(op_ready),
-    .data_i ({op_kind, dst_addr}),
+    .data_i (op_kind),
     .valid_o(op_valid),
     .ready_i(op_pop),
     .data_o (op_data),
@@ -742,7 +756,7 @@ module tpu_noc_mover (
   tpu_mover_philox u_philox (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .valid_i(fire && need_gen),
+    .valid_i(gen_fire),
     .ready_o(ph_ready),
     .seed_i (seed_q),
     .addr_i (dst_addr),
@@ -756,7 +770,8 @@ module tpu_noc_mover (
   // ---------------------------------------------------------------------------
   logic             rsp_valid;
   logic [WordW-1:0] rsp_data;
-  logic             df_in_ready;
+  logic             df_in_ready, df_in_valid, rsp_ready;
+  logic [WordW-1:0] df_in_data;
 
   tpu_axi_rd #(
     .ReqBytes   (tpu_mover_pkg::WORD_BYTES),
@@ -775,7 +790,7 @@ module tpu_noc_mover (
     .req_addr_i (rd_addr),
     .cap_i      (cap_rd_q),
     .rsp_valid_o(rsp_valid),
-    .rsp_ready_i(df_in_ready),
+    .rsp_ready_i(rsp_ready),
     .rsp_data_o (rsp_data),
     .ar_valid_o,
     .ar_ready_i,
@@ -792,16 +807,22 @@ module tpu_noc_mover (
   );
   assign ar_burst_o = 2'b01;  // INCR
 
-  // The read-ahead buffer: a place is reserved for every read issued.
+  // The read-ahead buffer: a place is reserved for every read issued and for
+  // every GENERATE word (whose pipeline so never waits for the writes).
+  assign df_in_valid = is_generate ? ph_valid : rsp_valid;
+  assign df_in_data  = is_generate ? ph_word : rsp_data;
+  assign rsp_ready   = df_in_ready && !is_generate;
+  assign ph_pop      = df_in_ready && is_generate;
+
   tpu_fifo_ram #(
     .Width(WordW),
     .Depth(ReadAhead)
   ) u_data (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .valid_i(rsp_valid),
+    .valid_i(df_in_valid),
     .ready_o(df_in_ready),
-    .data_i (rsp_data),
+    .data_i (df_in_data),
     .valid_o(df_valid),
     .ready_i(df_ready),
     .data_o (df_data),
@@ -833,30 +854,104 @@ module tpu_noc_mover (
   assign xf_data  = is_quant ? q_word : df_data;
 
   // ---------------------------------------------------------------------------
-  // Writes
+  // Writes: bursts formed from the addresses as they are issued, so that an
+  // AW goes out ahead of its data; W then takes each word as it comes
   // ---------------------------------------------------------------------------
-  logic [KindW-1:0]   head_kind;
-  logic [AddrW-1:0]   head_addr;
-  logic [XWordsW-1:0] x_word_q;        // XFORM: the output word within the entry
-  assign {head_kind, head_addr} = op_data;
+  logic [KindW-1:0]  head_kind;
+  logic              af_valid, af_take, wlen_room, wlen_valid, w_final, aw_issue_ready;
+  logic [AddrW-1:0]  af_addr, unused_open_addr;
+  logic [7:0]        aw_open_len, unused_wlen, unused_wbeat;
+  logic [1:0]        unused_af_usage;
+  assign head_kind = op_data;
 
+  // The write addresses in element order (a few ahead of the burst former).
+  tpu_fifo #(
+    .Width(AddrW),
+    .Depth(2)
+  ) u_waddr (
+    .clk_i  (clk_i),
+    .rst_ni (rst_ni),
+    .valid_i(af_push),
+    .ready_o(af_room),
+    .data_i (af_addr_in),
+    .valid_o(af_valid),
+    .ready_i(af_take),
+    .data_o (af_addr),
+    .usage_o(unused_af_usage)
+  );
+
+  // Consecutive words join a burst of up to the cap (one word a burst without
+  // the coalesce flag), never across BOUNDARY; a burst closes only with room
+  // for its W record and fewer than WR_BURSTS bursts awaiting their B.
+  assign aw_issue_ready = wlen_room && (32'(bursts_q) < tpu_mover_pkg::WR_BURSTS);
+
+  // XFORM sends an entry's OUT_WORDS addresses with its first reads, then
+  // reads the rest: while the issue keeps going (it fired last cycle, whose
+  // address, if any, the former sees now) an open burst waits for the next
+  // entry's. A stall of the issue releases it.
+  logic aw_hold_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) aw_hold_q <= 1'b0;
+    else aw_hold_q <= is_xform && fire && !it_last;
+  end
+
+  tpu_axi_burst #(
+    .ReqBytes(tpu_mover_pkg::WORD_BYTES),
+    .AddrW   (AddrW),
+    .MaxBurst(BurstMax),
+    .Boundary(tpu_mover_pkg::BOUNDARY)
+  ) u_aw (
+    .clk_i        (clk_i),
+    .rst_ni       (rst_ni),
+    .req_valid_i  (af_valid),
+    .req_addr_i   (af_addr),
+    .room_i       (1'b1),
+    .cap_i        (cap_wr_q),
+    .hold_i       (aw_hold_q),
+    .req_take_o   (af_take),
+    .issue_ready_i(aw_issue_ready),
+    .close_o      (aw_close),
+    .open_addr_o  (unused_open_addr),
+    .open_len_o   (aw_open_len),
+    .ax_valid_o   (aw_valid_o),
+    .ax_ready_i   (aw_ready_i),
+    .ax_addr_o    (aw_addr_o),
+    .ax_len_o     (aw_len_o)
+  );
+  assign aw_size_o  = 3'($clog2(tpu_mover_pkg::WORD_BYTES));
+  assign aw_id_o    = 1'b0;
+  assign aw_burst_o = 2'b01;  // INCR
+
+  // The closed bursts' lengths: WLAST on each one's last beat.
+  tpu_axi_beats #(
+    .Width(8),
+    .Depth(tpu_mover_pkg::WR_BURSTS)
+  ) u_w_bursts (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .push_i      (aw_close),
+    .push_ready_o(wlen_room),
+    .data_i      (aw_open_len),
+    .valid_o     (wlen_valid),
+    .data_o      (unused_wlen),
+    .beat_o      (unused_wbeat),
+    .last_o      (w_final),
+    .beat_i      (wr_fire)
+  );
+
+  // The word of the next beat: the operation's (read data, fill word, Philox
+  // word) or, for XFORM, the occupant's output.
   always_comb begin
     wr_valid = 1'b0;
-    wr_addr  = head_addr;
     wr_data  = df_data;
     if (is_xform) begin
       wr_valid = xf_valid && (state_q != SLoad);
-      wr_addr  = dst_addr + (AddrW'(x_word_q) << AlignW);
       wr_data  = xf_data;
     end else begin
       unique case (head_kind)
         KindRead: begin
           wr_valid = op_valid && df_valid;
           wr_data  = df_data;
-        end
-        KindGen: begin
-          wr_valid = op_valid && ph_valid;
-          wr_data  = ph_word;
         end
         default: begin
           wr_valid = op_valid;
@@ -866,73 +961,34 @@ module tpu_noc_mover (
     end
   end
 
-  assign wr_fire    = wr_valid && wr_ready;
-  assign op_pop     = wr_fire && !is_xform;
-  assign ph_pop     = op_pop && (head_kind == KindGen);
-  assign x_dst_step = wr_fire && is_xform && (x_word_q == x_out - XWordsW'(1));
-  assign q_ready    = is_xform && is_quant && wr_ready;
+  assign w_take    = wlen_valid && w_ready_i;   // W takes a beat now, if there is one
+  assign w_valid_o = wr_valid && wlen_valid;
+  assign w_data_o  = wr_data;
+  assign w_strb_o  = {tpu_mover_pkg::WORD_BYTES{1'b1}};
+  assign w_last_o  = w_final;
+  assign wr_fire   = w_valid_o && w_ready_i;
+  assign op_pop    = wr_fire && !is_xform;
+  assign q_ready   = is_xform && is_quant && w_take;
 
-  // Who takes the read data: the index buffer, the quantiser, or the write.
+  // Who takes the read data: the index buffer, the quantiser, or W.
   always_comb begin
     if (state_q == SLoad) df_ready = 1'b1;
-    else if (is_xform) df_ready = is_quant ? q_in_ready : wr_ready;
+    else if (is_xform) df_ready = is_quant ? q_in_ready : w_take;
     else df_ready = op_pop && (head_kind == KindRead);
   end
 
-  always_ff @(posedge clk_i) begin
-    if (start) x_word_q <= '0;
-    else if (wr_fire && is_xform) x_word_q <= (x_word_q == x_out - XWordsW'(1)) ? '0 : x_word_q + XWordsW'(1);
-  end
-
-  tpu_axi_wr #(
-    .ReqBytes   (tpu_mover_pkg::WORD_BYTES),
-    .Id         (0),
-    .AddrW      (AddrW),
-    .DataBytes  (tpu_mover_pkg::WORD_BYTES),
-    .IdW        (1),
-    .MaxBurst   (BurstMax),
-    .Boundary   (tpu_mover_pkg::BOUNDARY),
-    .Outstanding(tpu_mover_pkg::WR_BURSTS)
-  ) u_wr (
-    .clk_i,
-    .rst_ni,
-    .req_valid_i(wr_valid),
-    .req_ready_o(wr_ready),
-    .req_addr_i (wr_addr),
-    .cap_i      (cap_wr_q),
-    .req_data_i (wr_data),
-    .req_strb_i ({tpu_mover_pkg::WORD_BYTES{1'b1}}),
-    .rsp_valid_o(unused_wr_ack),
-    .rsp_ready_i(1'b1),
-    .aw_valid_o,
-    .aw_ready_i,
-    .aw_addr_o,
-    .aw_len_o,
-    .aw_size_o,
-    .aw_id_o,
-    .w_valid_o,
-    .w_ready_i,
-    .w_data_o,
-    .w_strb_o,
-    .w_last_o,
-    .b_valid_i,
-    .b_ready_o,
-    .b_resp_i,
-    .err_o      (wr_err)
-  );
-  assign aw_burst_o = 2'b01;  // INCR
+  // B: every response is taken; one that is not OKAY is fault 3.
+  assign b_ready_o = 1'b1;
+  assign b_fire    = b_valid_i;
+  assign wr_err    = b_valid_i && (b_resp_i != 2'b00);
 
   // ---------------------------------------------------------------------------
   // The state machine and STATUS
   // ---------------------------------------------------------------------------
-  // Done when every read's word is consumed, every write handed over and sent
-  // on W, and every write burst's AW taken and answered by its B (sent beats
-  // belong to closed bursts, whose AW is taken or waits on aw_valid_o). The
-  // adapter's per-write acknowledgements are not waited for: they follow the
-  // B one a cycle, and nothing here needs them.
+  // Done when every read's word is consumed, every write address's beat has
+  // gone out on W (so every burst is closed), and every closed burst has its B.
   logic drained;
-  assign drained = issue_done_q && (credit_q == '0) && (owed_q == '0) && (wr_out_q == '0) && (aw_out_q == '0) &&
-                   !aw_valid_o;
+  assign drained = issue_done_q && (credit_q == '0) && (owed_q == '0) && (bursts_q == '0);
 
   always_comb begin
     state_d = state_q;
@@ -999,7 +1055,7 @@ module tpu_noc_mover (
   tpu_assert_never u_data_overflow (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .bad_i (rsp_valid && !df_in_ready)
+    .bad_i (df_in_valid && !df_in_ready)
   );
   // A write operation's data is never missing once the issue has ended.
   tpu_assert_never u_owed_underflow (
@@ -1010,7 +1066,7 @@ module tpu_noc_mover (
   tpu_assert_never u_gen_unmatched (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .bad_i (ph_pop && !ph_valid)
+    .bad_i (rsp_valid && is_generate)
   );
 `endif
 

@@ -22,7 +22,9 @@ const std::vector<std::string_view>& mover_rtl_dirs() {
 
 std::vector<std::string> mover_rtl_files() {
   std::vector<std::string> files;
-  for (const char* shared : {"axi/tpu_axi_beats.sv", "axi/tpu_axi_burst.sv", "axi/tpu_axi_rd.sv", "axi/tpu_axi_wr.sv"})
+  // The AXI pieces the mover is built from (its writes form bursts themselves,
+  // with tpu_axi_burst and tpu_axi_beats, rather than through tpu_axi_wr).
+  for (const char* shared : {"axi/tpu_axi_beats.sv", "axi/tpu_axi_burst.sv", "axi/tpu_axi_rd.sv"})
     files.push_back((std::filesystem::path(TPUGEN_RTL_PRIMITIVES) / shared).string());
   const auto own = primitive_files(mover_rtl_dirs());
   files.insert(files.end(), own.begin(), own.end());
