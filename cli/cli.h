@@ -87,6 +87,7 @@ Command param_command(const char* name, std::function<void(CLI::App&, Opts&)> op
 Command params_command();
 Command ime_command();
 Command mover_command();
+Command agent_command();
 Command limits_command();
 Command asm_command();
 Command disasm_command();

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/mover_commands.h"
+#include "cli/system_node_specs.h"
 #include "cli/rtl_engine_flags.h"
 #include "hdl/sysnode/sysnode_generate.h"
 #include "model/mover/memory.h"
@@ -236,21 +237,7 @@ int run_mover_gen(const NocSpec& noc, const SystemNodeSpec& spec, const std::map
 
 Command mover_command() {
   return {"mover", [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            // The system node's spec makes the parameter flags, so it is read
-            // now; a spec that does not load is reported when a mover command
-            // runs, never stopping the other commands.
-            struct Loaded {
-              std::optional<NocSpec> noc;
-              std::optional<SystemNodeSpec> spec;
-              std::string error;
-            };
-            auto loaded = std::make_shared<Loaded>();
-            try {
-              loaded->noc = load_noc_spec(noc_spec_path(ctx.spec.path));
-              loaded->spec = load_system_node_spec(system_node_spec_path(ctx.spec.path), *loaded->noc);
-            } catch (const Error& e) {
-              loaded->error = e.what();
-            }
+            const auto loaded = load_system_node_specs(ctx);
             sub.require_subcommand(1);
             auto params = std::make_shared<std::map<std::string, std::string>>();
             auto out = std::make_shared<std::string>();

@@ -10,7 +10,7 @@
 namespace tpugen::hdl {
 
 namespace {
-constexpr std::array<InjectedBug, 13> kBugs = {{
+constexpr std::array<InjectedBug, 15> kBugs = {{
     {"pe_product_width", "tpu_pe",
      "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
      "(needs both corner operands in one lane product)",
@@ -74,6 +74,19 @@ constexpr std::array<InjectedBug, 13> kBugs = {{
      "word multiple moves instead of faulting (needs such a stride on a dimension of count > 1)",
      "else if (misaligned(dst_base_q[AlignW-1:0]) || dst_misaligned ||",
      "else if (misaligned(dst_base_q[AlignW-1:0]) || (dst_misaligned && 1'b0) ||  // INJECTED DEFECT: no stride check",
+     BugTarget::SystemNode},
+    // The system node's memory agent (tpugen agent gen / fuzz --inject-bug).
+    {"agent_stream_txn", "tpu_agent_answer",
+     "a stream read's flits all carry the request's txn: entry i's should carry txn + i (needs a stream of more than "
+     "one entry)",
+     "          txn      = req_txn + TxnW'(i_q);",
+     "          txn      = req_txn;  // INJECTED DEFECT: the entry index not added",
+     BugTarget::SystemNode},
+    {"agent_served_first_word", "tpu_agent_decode",
+     "ADDRESS_NOT_SERVED looks at a request's first word only: a run that starts in the served space and leaves it "
+     "is served (needs a request of several words across the served space's edge)",
+     "  assign run_last = {1'b0, addr_o} + ((AddrW+1)'(words_m1_o) << AlignW);",
+     "  assign run_last = {1'b0, addr_o};  // INJECTED DEFECT: the first word only",
      BugTarget::SystemNode},
 }};
 }  // namespace

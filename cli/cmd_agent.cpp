@@ -1,0 +1,272 @@
+// tpugen agent: the system node's memory agent (tpu_noc_mem_agent).
+// `agent gen` writes its SystemVerilog; `agent fuzz` runs random request
+// mixes on the RTL under Verilator (tb/sim/agent_engine.h) against one
+// reference model a port (tb/model/agent), flit by flit as the comparison
+// contract allows, and shrinks a disagreement into a reproducer that
+// `agent fuzz --replay` runs again.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "cli/cli.h"
+#include "cli/system_node_specs.h"
+#include "cli/rtl_engine_flags.h"
+#include "fuzz/agent/agent_campaign.h"
+#include "hdl/sysnode/agent_generate.h"
+#include "model/agent/agent_run.h"
+#include "sim/agent_engine.h"
+#include "spec/system_node_spec.h"
+#include "util/file_io.h"
+
+namespace tpugen::cli {
+
+namespace {
+
+int run_agent_gen(const NocSpec& noc, const SystemNodeSpec& spec, const std::map<std::string, std::string>& params,
+                  const std::string& out, const std::string& inject_bug) {
+  const hdl::SysnodeContext ctx(noc, spec, resolve_mover_params(spec), resolve_agent_params(spec, params), inject_bug);
+  const auto files = hdl::generate_agent(ctx, out);
+  std::string text;
+  for (const auto& [name, v] : ctx.agent_params().listing()) text += fmt::format(" {}={}", name, v);
+  fmt::print("tpugen agent gen:{}\nwrote {} files to {}:\n", text, files.size(), out);
+  for (const auto& f : files)
+    fmt::print("  {:<26} {:>8} bytes\n", std::filesystem::path(f).lexically_relative(out).string(),
+               std::filesystem::file_size(f));
+  return kOk;
+}
+
+struct AgentFuzzOpts {
+  std::uint64_t count = 200, seed = 1;
+  unsigned jobs = 0;  ///< simulations at once (0: the machine's cores)
+  std::string out = "agent_fuzz_out", json, inject_bug, replay, work_dir, trace;
+  bool keep_going = false, no_shrink = false, coverage = false, no_assert = false;
+  std::size_t max_repros = 3;
+  std::map<std::string, std::string> params;  ///< the agent's build parameters
+  RtlEngineFlags rtl;                         ///< --rtl-cache and --max-cycles (a run's limit)
+};
+
+/// What one case's RTL run and its comparison say.
+struct Verdict {
+  std::string failure;  ///< empty: the RTL agreed with the model
+  std::uint64_t flits_out = 0, cycles = 0;
+};
+
+Verdict judge_case(const SystemNodeSpec& spec, const noc::Codec& codec, const NocParams& params,
+                   const std::filesystem::path& sim, const agent::AgentCase& c, std::uint64_t max_cycles,
+                   const sim::AgentRtlOptions& options = {}) {
+  Verdict v;
+  const agent::AgentExpectation model = agent::expect_agent_run(spec, codec, params, c.stimulus);
+  sim::AgentRunConditions rc;
+  rc.latency = c.conditions.latency;
+  rc.ready_stall = c.conditions.stall;
+  rc.valid_stall = c.conditions.stall;
+  rc.backpressure = c.conditions.backpressure;
+  rc.seed = c.conditions.seed;
+  rc.max_cycles = max_cycles;
+  const sim::AgentRtlResult rtl = sim::run_agent_rtl(sim, codec, c.stimulus, rc, options);
+  v.flits_out = rtl.sent.size();
+  v.cycles = rtl.cycles;
+  if (!rtl.clean()) {
+    v.failure = fmt::format("rtl {}", rtl.status);
+    if (!rtl.checker_errors.empty())
+      v.failure += ": " + rtl.checker_errors.front();
+    else if (!rtl.harness_errors.empty())
+      v.failure += ": " + rtl.harness_errors.front();
+    else if (!rtl.notes.empty()) {
+      // An assertion's own line names the rule broken; else what the harness saw.
+      std::string note = rtl.notes.front();
+      for (const auto& n : rtl.notes)
+        if (rtl.status == "assertion" && n.find("%Error") != std::string::npos) {
+          note = n;
+          break;
+        }
+      v.failure += ": " + note;
+    }
+    return v;
+  }
+  const sim::AgentComparison cmp = sim::compare_agent_runs(codec, c.stimulus, model, rtl);
+  if (!cmp.match())
+    v.failure = cmp.differences.size() == 1 ? "rtl != model: " + cmp.differences.front()
+                                            : fmt::format("rtl != model: {} (and {} more)", cmp.differences.front(),
+                                                          cmp.differences.size() - 1);
+  return v;
+}
+
+int run_agent_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const AgentFuzzOpts& o) {
+  const NocParams params = resolve_agent_params(spec, o.params);
+  const hdl::SysnodeContext ctx(noc, spec, resolve_mover_params(spec), params, o.inject_bug);
+  const noc::Codec codec(noc);
+  sim::AgentSimOptions so;
+  so.assertions = !o.no_assert;
+  so.waveform = !o.trace.empty();
+  if (!o.replay.empty()) {
+    const agent::AgentCase c = agent::read_case(codec, o.replay);  // before any build: a bad case is bad input
+    const std::filesystem::path sim = sim::ensure_agent_simulator(ctx, o.rtl.cache_root(), print_build_progress, so);
+    if (const std::string why = agent::capacity_violation(spec, codec, params, c); !why.empty())
+      fmt::print("tpugen agent fuzz: note: the case goes past the slots' capacity ({}): the RTL may block\n", why);
+    sim::AgentRtlOptions ro;
+    ro.work_dir = o.work_dir;
+    ro.trace = o.trace;
+    const Verdict v = judge_case(spec, codec, params, sim, c, o.rtl.max_cycles, ro);
+    fmt::print("tpugen agent fuzz --replay {}: {} flit(s) in, {} out, {} cycles: {}\n", o.replay, agent::case_flits(c),
+               v.flits_out, v.cycles, v.failure.empty() ? "PASS" : "FAIL " + v.failure);
+    return v.failure.empty() ? kOk : kFail;
+  }
+  const std::filesystem::path sim = sim::ensure_agent_simulator(ctx, o.rtl.cache_root(), print_build_progress, so);
+  const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const agent::AgentCaseShape shape = agent::case_shape(params);
+
+  agent::AgentCoverage coverage(spec, shape);
+  std::mutex lock;  // coverage, failures, output
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::uint64_t> failed;
+  std::size_t repros = 0;
+  std::uint64_t ran = 0, flits_in = 0, flits_out = 0, cycles = 0;
+  std::string first_error;
+  const auto t0 = std::chrono::steady_clock::now();
+
+  auto worker = [&] {
+    agent::AgentCoverage mine(spec, shape);
+    for (std::uint64_t i = next++; i < o.count && !stop; i = next++) {
+      const std::uint64_t seed = o.seed + i;
+      Rng rng(seed);
+      const agent::AgentCase c = agent::random_case(rng, spec, codec, shape);
+      Verdict v;
+      try {
+        mine.add(codec, c, agent::expect_agent_run(spec, codec, params, c.stimulus));
+        v = judge_case(spec, codec, params, sim, c, o.rtl.max_cycles);
+      } catch (const Error& e) {
+        const std::lock_guard<std::mutex> g(lock);
+        if (first_error.empty()) first_error = fmt::format("case {}: {}", seed, e.what());
+        stop = true;
+        break;
+      }
+      const std::lock_guard<std::mutex> g(lock);
+      ++ran;
+      flits_in += agent::case_flits(c);
+      flits_out += v.flits_out;
+      cycles += v.cycles;
+      if (v.failure.empty()) continue;
+      failed.push_back(seed);
+      fmt::print("case {} ({} flit(s) on {} port(s)): FAIL {}\n", seed, agent::case_flits(c), c.stimulus.ports.size(),
+                 v.failure);
+      if (!o.keep_going) stop = true;
+      if (repros >= o.max_repros) continue;
+      ++repros;
+      agent::AgentShrunk s{c, v.failure, 0};
+      if (!o.no_shrink)
+        s = agent::shrink_case(spec, codec, params, c, v.failure, [&](const agent::AgentCase& y) {
+          return judge_case(spec, codec, params, sim, y, o.rtl.max_cycles).failure;
+        });
+      const std::string dir = (std::filesystem::path(o.out) / fmt::format("case_{}", seed)).string();
+      agent::write_reproducer(codec, s.c, s.failure, dir, params, o.inject_bug);
+      fmt::print("  shrunk in {} runs to {} flit(s): {}\n  reproducer: {}\n  replay: {}\n", s.runs,
+                 agent::case_flits(s.c), s.failure, dir, agent::replay_command(dir, params, o.inject_bug));
+    }
+    const std::lock_guard<std::mutex> g(lock);
+    coverage.merge(mine);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned j = 0; j < std::min<std::uint64_t>(jobs, std::max<std::uint64_t>(1, o.count)); ++j)
+    pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  if (!first_error.empty()) throw Error("cli.agent", first_error);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::sort(failed.begin(), failed.end());
+  std::string text;
+  for (const auto& [name, v] : params.listing()) text += fmt::format(" {}={}", name, v);
+  fmt::print(
+      "tpugen agent fuzz:{}: {} case(s) from seed {}{}: {} failure(s); coverage {} of {} bins; {} flit(s) in, {} out, "
+      "{} cycles, {:.1f} s\n",
+      text, ran, o.seed, o.inject_bug.empty() ? "" : fmt::format(" (with defect {})", o.inject_bug), failed.size(),
+      coverage.reached(), coverage.bins().size(), flits_in, flits_out, cycles, seconds);
+  if (o.coverage) fmt::print("{}", coverage.table());
+  if (!o.json.empty()) {
+    nlohmann::ordered_json j;
+    j["cases"] = ran;
+    j["first_seed"] = o.seed;
+    j["failures"] = failed.size();
+    j["failed_seeds"] = failed;
+    j["inject_bug"] = o.inject_bug;
+    j["flits_in"] = flits_in;
+    j["flits_out"] = flits_out;
+    j["cycles"] = cycles;
+    j["coverage"] = {{"reached", coverage.reached()}, {"bins", coverage.bins()}, {"missing", coverage.missing()}};
+    write_file(o.json, j.dump(2) + "\n", "cli.io");
+  }
+  return failed.empty() ? kOk : kFail;
+}
+
+}  // namespace
+
+Command agent_command() {
+  return {"agent", [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+            const auto loaded = load_system_node_specs(ctx);
+            sub.require_subcommand(1);
+            auto params = std::make_shared<std::map<std::string, std::string>>();
+            auto out = std::make_shared<std::string>();
+            auto inject_bug = std::make_shared<std::string>();
+            CLI::App* gen = sub.add_subcommand("gen",
+                                               "write the agent's SystemVerilog: tpu_agent_pkg, the hand-written "
+                                               "agent, its primitives and AXI adapters, files.f, params.json");
+            if (loaded->spec)
+              add_build_param_flags(*gen, *params, loaded->spec->agent.parameters, "");
+            else
+              gen->allow_extras();
+            gen->add_option("--out", *out, "the output directory")->required();
+            gen->add_option("--inject-bug", *inject_bug)->group("");
+
+            auto f = std::make_shared<AgentFuzzOpts>();
+            f->rtl.max_cycles = sim::AgentRunConditions{}.max_cycles;
+            CLI::App* fuzz = sub.add_subcommand(
+                "fuzz",
+                "run random request mixes on the RTL and one reference model a port, compare them flit by flit (per "
+                "requesting source and destination), the counters and the memory image, and shrink each "
+                "disagreement into a reproducer; report the coverage reached");
+            fuzz->add_option("--count", f->count, "cases to run")->capture_default_str();
+            fuzz->add_option("--seed", f->seed, "the first seed (case i has seed S + i)")->capture_default_str();
+            fuzz->add_option("-j,--jobs", f->jobs, "simulations at once (default: the machine's cores)");
+            fuzz->add_option("--out", f->out, "where reproducers go (one directory per seed)")->capture_default_str();
+            fuzz->add_option("--json", f->json, "write the campaign's report as JSON (cases, failures, coverage bins)");
+            fuzz->add_option("--max-repros", f->max_repros, "shrink and write at most this many reproducers")
+                ->capture_default_str();
+            fuzz->add_option("--replay", f->replay,
+                             "run one reproducer (its directory or case.json) instead of a campaign: exit 1 when the "
+                             "RTL disagrees with the model");
+            fuzz->add_option("--work-dir", f->work_dir,
+                             "with --replay: keep the RTL run's files (run.txt, result.txt, sim.log) here");
+            fuzz->add_option("--trace", f->trace,
+                             "with --replay: write an FST waveform of the RTL run (a separate simulator build)");
+            fuzz->add_flag("--keep-going", f->keep_going,
+                           "run every case even after failures (default: stop after the first)");
+            fuzz->add_flag("--no-shrink", f->no_shrink, "write reproducers as found, unshrunk");
+            fuzz->add_flag("--coverage", f->coverage, "print the coverage table");
+            fuzz->add_flag("--no-assert", f->no_assert,
+                           "build the simulator without the RTL's assertions (the protocol checker, the harness and "
+                           "the comparison still check)");
+            fuzz->add_option("--inject-bug", f->inject_bug)->group("");
+            add_rtl_cache_flags(*fuzz, f->rtl, "RTL engine");
+            if (loaded->spec) add_build_param_flags(*fuzz, f->params, loaded->spec->agent.parameters, "");
+            return [gen, fuzz, f, loaded, params, out, inject_bug]() {
+              if (!loaded->error.empty()) {
+                fmt::print(stderr, "tpugen: {}\n", loaded->error);
+                return kBadInput;
+              }
+              if (gen->parsed()) return run_agent_gen(*loaded->noc, *loaded->spec, *params, *out, *inject_bug);
+              if (fuzz->parsed()) return run_agent_fuzz(*loaded->noc, *loaded->spec, *f);
+              return kBadInput;
+            };
+          }};
+}
+
+}  // namespace tpugen::cli

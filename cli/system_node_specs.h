@@ -1,0 +1,28 @@
+/// @file system_node_specs.h
+/// @brief The specs every system-node command reads (spec/noc.yaml and
+/// spec/system_node.yaml beside the ISA spec), loaded when the command table
+/// is built: their parameters make the commands' flags. A spec that does not
+/// load is kept as an error and reported when a system-node command runs,
+/// never stopping the other commands.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cli/cli.h"
+#include "spec/noc_spec.h"
+#include "spec/system_node_spec.h"
+
+namespace tpugen::cli {
+
+struct SystemNodeSpecs {
+  std::optional<NocSpec> noc;
+  std::optional<SystemNodeSpec> spec;
+  std::string error;  ///< why they did not load (empty: they did)
+};
+
+/// Load the two specs named by the context's ISA spec's folder.
+std::shared_ptr<SystemNodeSpecs> load_system_node_specs(const Context& ctx);
+
+}  // namespace tpugen::cli
