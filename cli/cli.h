@@ -88,6 +88,7 @@ Command params_command();
 Command ime_command();
 Command mover_command();
 Command agent_command();
+Command sysnode_command();
 Command limits_command();
 Command asm_command();
 Command disasm_command();

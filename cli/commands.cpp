@@ -112,6 +112,14 @@ const std::vector<CommandDoc>& command_docs() {
        "tpugen agent gen --mem-ports 2 --out agent\ntpugen agent fuzz --count 500 --seed 1 --mem-ports 2 "
        "--wr-slots 2\ntpugen agent fuzz --replay agent_fuzz_out/case_17",
        "docs/mem_agent.md"},
+      {"sysnode", "tpugen sysnode gen|synth",
+       "The whole system node: the memory agent and the memory mover, their AXI4 masters joined onto one port by an "
+       "AXI4 multiplexer (IDs {master, id}): generate its SystemVerilog or synthesize it.",
+       "The mover's build parameters are set by its flags (--rd-bursts, --wr-bursts, --read-ahead), the agent's with "
+       "agent- before theirs (--agent-mem-ports, --agent-rd-bursts, ...). synth runs tpugen synth's flow on "
+       "tpu_noc_system_node.",
+       "tpugen sysnode gen --out sysnode\ntpugen sysnode synth --target xilinx --out sysnode_synth",
+       "docs/system_node.md"},
       {"docs", "tpugen docs [--check]",
        "Write the documents generated from the specs (docs/isa.md, docs/axi_top.md, docs/ime_isa.md, the tables of "
        "docs/noc.md and docs/system_node.md) and README.md's command table, or with --check fail if any has "

@@ -46,7 +46,8 @@ int main(int argc, char** argv) {
                                    cli::docs_command(),    cli::run_command(),     cli::gen_command(),
                                    cli::bench_command(),   cli::fuzz_command(),    cli::synth_command(),
                                    cli::noc_command(),     cli::ime_command(),
-                                   cli::mover_command(),   cli::agent_command()};
+                                   cli::mover_command(),   cli::agent_command(),
+                                   cli::sysnode_command()};
   // In the command table's order; a command the table lacks, or an entry
   // with no command, is a defect of this build.
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
