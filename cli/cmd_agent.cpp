@@ -48,6 +48,7 @@ struct AgentFuzzOpts {
   unsigned jobs = 0;  ///< simulations at once (0: the machine's cores)
   std::string out = "agent_fuzz_out", json, inject_bug, replay, work_dir, trace;
   bool keep_going = false, no_shrink = false, coverage = false, no_assert = false;
+  bool system_node = false;  ///< the agent inside the whole system node
   std::size_t max_repros = 3;
   std::map<std::string, std::string> params;  ///< the agent's build parameters
   RtlEngineFlags rtl;                         ///< --rtl-cache and --max-cycles (a run's limit)
@@ -107,6 +108,7 @@ int run_agent_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const AgentFu
   sim::AgentSimOptions so;
   so.assertions = !o.no_assert;
   so.waveform = !o.trace.empty();
+  so.system_node = o.system_node;
   if (!o.replay.empty()) {
     const agent::AgentCase c = agent::read_case(codec, o.replay);  // before any build: a bad case is bad input
     const std::filesystem::path sim = sim::ensure_agent_simulator(ctx, o.rtl.cache_root(), print_build_progress, so);
@@ -251,6 +253,9 @@ Command agent_command() {
                            "run every case even after failures (default: stop after the first)");
             fuzz->add_flag("--no-shrink", f->no_shrink, "write reproducers as found, unshrunk");
             fuzz->add_flag("--coverage", f->coverage, "print the coverage table");
+            fuzz->add_flag("--system-node", f->system_node,
+                           "run the cases inside the whole system node (the mover idle), through its AXI4 "
+                           "multiplexer");
             fuzz->add_flag("--no-assert", f->no_assert,
                            "build the simulator without the RTL's assertions (the protocol checker, the harness and "
                            "the comparison still check)");

@@ -39,7 +39,7 @@ struct MoverRunOpts {
   std::uint64_t seed = 1;
   std::string port = "host";
   std::uint64_t timeout = sim::MoverRunConditions{}.max_cycles;
-  bool go_race = false, no_assert = false;
+  bool go_race = false, no_assert = false, system_node = false;
   std::string trace, rtl_cache, work_dir, inject_bug;
   std::map<std::string, std::string> params;
 };
@@ -148,7 +148,7 @@ int run_mover_run(const NocSpec& noc, const SystemNodeSpec& spec, const MoverRun
     const std::filesystem::path root =
         o.rtl_cache.empty() ? sim::default_build_root() : std::filesystem::path(o.rtl_cache);
     const auto simulator = sim::ensure_mover_simulator(ctx, root, print_build_progress,
-                                                       {.waveform = !o.trace.empty(), .assertions = !o.no_assert});
+                                                       {.waveform = !o.trace.empty(), .assertions = !o.no_assert, .system_node = o.system_node});
     sim::MoverRunConditions c;
     c.latency = o.latency;
     c.ready_stall = o.stall;
@@ -302,6 +302,10 @@ Command mover_command() {
             run->add_flag("--go-race", r->go_race,
                           "while the move runs, write another move's registers and GO from the other port: no GO "
                           "may start and nothing may change the running move")
+                ->group(g);
+            run->add_flag("--system-node", r->system_node,
+                          "run the mover inside the whole system node (tpu_noc_system_node, the agent idle): its "
+                          "AXI4 traffic through the multiplexer, with the master's ID prefix")
                 ->group(g);
             run->add_flag("--no-assert", r->no_assert,
                           "build the simulator without the RTL's assertions (the protocol checker, the harness and the "

@@ -67,6 +67,8 @@ CLI::App* add_mover_fuzz_command(CLI::App& mover, MoverFuzzOpts& o, const std::v
   fuzz->add_flag("--keep-going", o.keep_going, "run every case even after failures (default: stop after the first)");
   fuzz->add_flag("--no-shrink", o.no_shrink, "write reproducers as found, unshrunk");
   fuzz->add_flag("--coverage", o.coverage, "print the coverage table");
+  fuzz->add_flag("--system-node", o.system_node,
+                 "run the moves inside the whole system node (the agent idle), through its AXI4 multiplexer");
   fuzz->add_option("--inject-bug", o.inject_bug)->group("");
   add_rtl_cache_flags(*fuzz, o.rtl, "RTL engine");
   if (parameters) add_build_param_flags(*fuzz, o.params, *parameters, "");
@@ -76,7 +78,8 @@ CLI::App* add_mover_fuzz_command(CLI::App& mover, MoverFuzzOpts& o, const std::v
 int run_mover_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const MoverFuzzOpts& o) {
   const hdl::SysnodeContext ctx(noc, spec, resolve_mover_params(spec, o.params), resolve_agent_params(spec),
                                 o.inject_bug);
-  const std::filesystem::path sim = sim::ensure_mover_simulator(ctx, o.rtl.cache_root(), print_build_progress);
+  const std::filesystem::path sim = sim::ensure_mover_simulator(ctx, o.rtl.cache_root(), print_build_progress,
+                                                                {.system_node = o.system_node});
   const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
 
   mover::MoverCoverage coverage(spec);

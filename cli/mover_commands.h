@@ -26,6 +26,7 @@ struct MoverFuzzOpts {
   unsigned jobs = 0;  ///< simulations at once (0: the machine's cores)
   std::string out = "mover_fuzz_out", json, inject_bug;
   bool keep_going = false, no_shrink = false, coverage = false;
+  bool system_node = false;  ///< the mover inside the whole system node
   std::size_t max_repros = 3;
   std::map<std::string, std::string> params;  ///< the mover's build parameters
   RtlEngineFlags rtl;                         ///< --rtl-cache (and --max-cycles: a run's limit)

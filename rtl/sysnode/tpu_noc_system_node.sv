@@ -27,6 +27,13 @@ module tpu_noc_system_node (
   output logic [tpu_agent_pkg::MEM_PORTS-1:0]                       out_valid_o,
   input  logic [tpu_agent_pkg::MEM_PORTS-1:0]                       out_ready_i,
   output logic [tpu_agent_pkg::MEM_PORTS*tpu_agent_pkg::FLIT_W-1:0] out_flit_o,
+  // the agent's observability: the requester each out_flit_o answers, and
+  // its counters (16 bits a port, wrapping; tpu_noc_mem_agent's)
+  output logic [tpu_agent_pkg::MEM_PORTS*tpu_agent_pkg::NODE_W-1:0] out_src_o,
+  output logic [tpu_agent_pkg::MEM_PORTS*16-1:0]                    stray_o,
+  output logic [tpu_agent_pkg::MEM_PORTS*16-1:0]                    discarded_o,
+  output logic [tpu_agent_pkg::MEM_PORTS*16-1:0]                    errors_in_o,
+  output logic [tpu_agent_pkg::MEM_PORTS*16-1:0]                    last_mismatch_o,
   output logic                                                      agent_idle_o,
   // the mover's register window (the orchestrator's) ...
   input  logic                                                      host_req_valid_i,
@@ -84,7 +91,6 @@ module tpu_noc_system_node (
   localparam int AddrW = tpu_mover_pkg::ADDR_W;
   localparam int WordW = tpu_mover_pkg::WORD_W;
   localparam int Bytes = tpu_mover_pkg::WORD_BYTES;
-  localparam int Ports = tpu_agent_pkg::MEM_PORTS;
   localparam int A     = tpu_mover_pkg::AXI_MASTER_AGENT;  // each master's slice of the multiplexer
   localparam int M     = tpu_mover_pkg::AXI_MASTER_MOVER;
 
@@ -100,8 +106,6 @@ module tpu_noc_system_node (
   logic [2*Bytes-1:0] w_strb;
 
   // --- The memory agent ---------------------------------------------------------------
-  logic [Ports*tpu_agent_pkg::NODE_W-1:0] unused_out_src;
-  logic [Ports*16-1:0]                    unused_stray, unused_discarded, unused_errors_in, unused_last_mismatch;
 
   tpu_noc_mem_agent u_agent (
     .clk_i,
@@ -114,11 +118,11 @@ module tpu_noc_system_node (
     .out_valid_o,
     .out_ready_i,
     .out_flit_o,
-    .out_src_o      (unused_out_src),
-    .stray_o        (unused_stray),
-    .discarded_o    (unused_discarded),
-    .errors_in_o    (unused_errors_in),
-    .last_mismatch_o(unused_last_mismatch),
+    .out_src_o,
+    .stray_o,
+    .discarded_o,
+    .errors_in_o,
+    .last_mismatch_o,
     .idle_o         (agent_idle_o),
     .aw_valid_o     (aw_valid[A]),
     .aw_ready_i     (aw_ready[A]),
@@ -281,8 +285,5 @@ module tpu_noc_system_node (
   if (A == M || A < 0 || A > 1 || M < 0 || M > 1) begin : g_masters_check
     tpu_noc_system_node_masters_unsupported u_refuse ();
   end
-
-  logic unused;
-  assign unused = ^{unused_out_src, unused_stray, unused_discarded, unused_errors_in, unused_last_mismatch};
 
 endmodule

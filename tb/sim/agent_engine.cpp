@@ -9,6 +9,7 @@
 
 #include "hdl/sysnode/agent_generate.h"
 #include "sim/agent/agent_wire.h"
+#include "sim/system_node_harness.h"
 #include "util/file_io.h"
 #include "util/process.h"
 
@@ -126,9 +127,10 @@ std::string coord(noc::Coord c) { return fmt::format("({},{})", c.x, c.y); }
 
 }  // namespace
 
-std::string agent_config_header(const hdl::SysnodeContext& ctx) {
+std::string agent_config_header(const hdl::SysnodeContext& ctx, bool system_node) {
   const NocSpec& ns = ctx.noc();
   const SystemNodeSpec& s = ctx.spec();
+  const std::string top = system_node ? std::string(kSysnodeAgentTop) : std::string(hdl::kAgentTop);
   std::string params;
   for (const auto& [name, v] : ctx.agent_params().listing())
     params += fmt::format("{}{}={}", params.empty() ? "" : " ", name, v);
@@ -143,13 +145,15 @@ std::string agent_config_header(const hdl::SysnodeContext& ctx) {
       "inline constexpr unsigned kNodeBits = {};     // a node, {{y, x}}\n"
       "inline constexpr unsigned kDataBytes = {};    // the AXI data bus: one word\n"
       "inline constexpr unsigned kAddrBits = {};\n"
-      "inline constexpr unsigned kIdBits = 1;        // the agent's own master port\n"
+      "inline constexpr unsigned kIdBits = {};        // {}\n"
       "inline constexpr unsigned kMaxBurst = {};    // AXI4 INCR\n"
       "inline constexpr const char* kParams = \"{}\";\n"
       "}}  // namespace agent_config\n",
       TPUGEN_VERSION, fs::path(s.path).filename().string(), s.sha256, fs::path(ns.path).filename().string(), ns.sha256,
-      hdl::kAgentTop, hdl::kAgentTop, ctx.agent_params()["MEM_PORTS"], ns.flit_bits(), ns.pos_width, 2 * ns.pos_width,
-      s.word_bytes(), ns.address_bits, s.axi.max_burst_beats, params);
+      top, top, ctx.agent_params()["MEM_PORTS"], ns.flit_bits(), ns.pos_width, 2 * ns.pos_width, s.word_bytes(),
+      ns.address_bits, system_node ? kSysnodeIdBits : 1U,
+      system_node ? "the system node's port: {master, id}" : "the agent's own master port", s.axi.max_burst_beats,
+      params);
 }
 
 Harness agent_harness(bool waveform) {
@@ -166,23 +170,27 @@ Harness agent_harness(bool waveform) {
 fs::path ensure_agent_simulator(const hdl::SysnodeContext& ctx, const fs::path& build_root,
                                 const BuildProgress& progress, const AgentSimOptions& options) {
   SimBuildSpec spec;
-  spec.populate = [&ctx](const fs::path& dir) {
-    (void)hdl::generate_agent(ctx, dir.string());
-    write_file(dir / "agent_config.h", agent_config_header(ctx), "rtl.io");
+  spec.populate = [&ctx, &options](const fs::path& dir) {
+    write_file(dir / "agent_config.h", agent_config_header(ctx, options.system_node), "rtl.io");
+    if (options.system_node)
+      populate_system_node(ctx, dir, kSysnodeAgentTop);
+    else
+      (void)hdl::generate_agent(ctx, dir.string());
   };
   spec.key_text = fmt::format("tpugen {}\nagent\nsystem node spec sha256 {}\nnoc spec sha256 {}\n", TPUGEN_VERSION,
                               ctx.spec().sha256, ctx.noc().sha256);
   for (const auto& [name, v] : ctx.agent_params().listing())
     spec.key_text += fmt::format("agent param {}={}\n", name, v);
-  spec.key_text += fmt::format("inject_bug={}\nwaveform={}\nassertions={}\n", ctx.inject_bug(), options.waveform,
-                               options.assertions);
-  spec.top = std::string(hdl::kAgentTop);
+  spec.key_text += fmt::format("inject_bug={}\nwaveform={}\nassertions={}\nsystem_node={}\n", ctx.inject_bug(),
+                               options.waveform, options.assertions, options.system_node);
+  spec.top = options.system_node ? std::string(kSysnodeAgentTop) : std::string(hdl::kAgentTop);
   spec.harness = agent_harness(options.waveform);
   spec.assertions = options.assertions;
   std::string params;
   for (const auto& [name, v] : ctx.agent_params().listing()) params += fmt::format(" {}={}", name, v);
   spec.description = fmt::format("the memory agent,{}{}", params,
                                  ctx.inject_bug().empty() ? "" : fmt::format(" with defect {}", ctx.inject_bug()));
+  if (options.system_node) spec.description += ", inside the system node";
   if (options.waveform) spec.description += ", with waveforms";
   if (!options.assertions) spec.description += ", without assertions";
   // Absolute: the build's -I names the build directory, and make compiles in obj_dir below it.

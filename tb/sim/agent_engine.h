@@ -25,7 +25,7 @@ namespace tpugen::sim {
 /// The harness's configuration header (agent_config.h): the ports, the flit
 /// and node widths, the AXI port's widths, from the specs and the build
 /// parameters.
-std::string agent_config_header(const hdl::SysnodeContext& ctx);
+std::string agent_config_header(const hdl::SysnodeContext& ctx, bool system_node = false);
 
 /// The agent's harness: agent_main.cpp and what it includes; with
 /// `waveform`, built with FST tracing (a separate simulator).
@@ -35,6 +35,10 @@ Harness agent_harness(bool waveform);
 struct AgentSimOptions {
   bool waveform = false;   ///< with FST tracing (a separate simulator)
   bool assertions = true;  ///< the RTL's assertions compiled in
+  /// The agent inside the whole system node (tpu_noc_system_node, the mover
+  /// idle, through tb/sim/sysnode/tpu_sysnode_agent_sim.sv): its AXI4 traffic
+  /// through the multiplexer, with the master's ID prefix.
+  bool system_node = false;
 };
 
 /// Generate the agent (hdl::generate_agent) and build its simulator, top

@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include "hdl/sysnode/sysnode_generate.h"
+#include "sim/system_node_harness.h"
 #include "sim/mover/mover_wire.h"
 #include "util/file_io.h"
 #include "util/process.h"
 
 namespace tpugen::sim {
+
 
 namespace fs = std::filesystem;
 
@@ -149,13 +151,14 @@ void read_result(const fs::path& path, MoverRtlResult& r) {
 
 }  // namespace
 
-std::string mover_config_header(const hdl::SysnodeContext& ctx) {
+std::string mover_config_header(const hdl::SysnodeContext& ctx, bool system_node) {
   const SystemNodeSpec& s = ctx.spec();
   const MoverSpec& m = s.mover;
   std::uint32_t max_offset = 0;
   for (const auto& r : m.registers) max_offset = std::max(max_offset, r.offset);
   int offset_w = 1;  // as tpu_mover_pkg's REG_OFFSET_W
   while ((std::uint32_t{1} << offset_w) <= max_offset) ++offset_w;
+  const std::string top = system_node ? std::string(kSysnodeMoverTop) : std::string(hdl::kMoverTop);
   const MoverField& go = m.require_field("go", "the mover's harness");
   const MoverField &busy = status_field(m, "busy"), &fault = status_field(m, "fault"),
                    &done = status_field(m, "moves_done");
@@ -169,7 +172,7 @@ std::string mover_config_header(const hdl::SysnodeContext& ctx) {
       "using Dut = V{};\n"
       "inline constexpr unsigned kDataBytes = {};    // the AXI data bus: one word\n"
       "inline constexpr unsigned kAddrBits = {};\n"
-      "inline constexpr unsigned kIdBits = 1;        // the mover's own master port\n"
+      "inline constexpr unsigned kIdBits = {};        // {}\n"
       "inline constexpr unsigned kRegOffsetW = {};   // tpu_mover_pkg::REG_OFFSET_W\n"
       "inline constexpr unsigned kGoOffset = {:#x};  // {}.go\n"
       "inline constexpr unsigned kGoLsb = {};\n"
@@ -179,8 +182,8 @@ std::string mover_config_header(const hdl::SysnodeContext& ctx) {
       "inline constexpr unsigned kMovesDoneLsb = {}, kMovesDoneW = {};\n"
       "inline constexpr const char* kParams = \"{}\";\n"
       "}}  // namespace mover_config\n",
-      TPUGEN_VERSION, fs::path(s.path).filename().string(), s.sha256, hdl::kMoverTop, hdl::kMoverTop, s.word_bytes(),
-      s.address_bits, offset_w, register_of(m, "go").offset, register_of(m, "go").name, go.lsb,
+      TPUGEN_VERSION, fs::path(s.path).filename().string(), s.sha256, top, top, s.word_bytes(), s.address_bits,
+      system_node ? kSysnodeIdBits : 1U, system_node ? "the system node's port: {master, id}" : "the mover's own master port", offset_w, register_of(m, "go").offset, register_of(m, "go").name, go.lsb,
       register_of(m, "moves_done").offset, busy.lsb, busy.width(), fault.lsb, fault.width(), done.lsb, done.width(),
       params);
 }
@@ -199,9 +202,13 @@ Harness mover_harness(bool waveform) {
 fs::path ensure_mover_simulator(const hdl::SysnodeContext& ctx, const fs::path& build_root,
                                 const BuildProgress& progress, const MoverSimOptions& options) {
   SimBuildSpec spec;
-  spec.populate = [&ctx](const fs::path& dir) {
-    (void)hdl::generate_mover(ctx, dir.string());
-    write_file(dir / "mover_config.h", mover_config_header(ctx), "rtl.io");
+  spec.populate = [&ctx, &options](const fs::path& dir) {
+    write_file(dir / "mover_config.h", mover_config_header(ctx, options.system_node), "rtl.io");
+    if (!options.system_node) {
+      (void)hdl::generate_mover(ctx, dir.string());
+      return;
+    }
+    populate_system_node(ctx, dir, kSysnodeMoverTop);
   };
   spec.key_text = fmt::format("tpugen {}\nsystem node spec sha256 {}\nnoc spec sha256 {}\n", TPUGEN_VERSION,
                               ctx.spec().sha256, ctx.noc().sha256);
@@ -209,15 +216,16 @@ fs::path ensure_mover_simulator(const hdl::SysnodeContext& ctx, const fs::path& 
     spec.key_text += fmt::format("mover param {}={}\n", name, v);
   for (const auto& [name, v] : ctx.agent_params().listing())
     spec.key_text += fmt::format("agent param {}={}\n", name, v);
-  spec.key_text += fmt::format("inject_bug={}\nwaveform={}\nassertions={}\n", ctx.inject_bug(), options.waveform,
-                               options.assertions);
-  spec.top = std::string(hdl::kMoverTop);
+  spec.key_text += fmt::format("inject_bug={}\nwaveform={}\nassertions={}\nsystem_node={}\n", ctx.inject_bug(),
+                               options.waveform, options.assertions, options.system_node);
+  spec.top = options.system_node ? std::string(kSysnodeMoverTop) : std::string(hdl::kMoverTop);
   spec.harness = mover_harness(options.waveform);
   spec.assertions = options.assertions;
   std::string params;
   for (const auto& [name, v] : ctx.mover_params().listing()) params += fmt::format(" {}={}", name, v);
   spec.description = fmt::format("the memory mover,{}{}", params,
                                  ctx.inject_bug().empty() ? "" : fmt::format(" with defect {}", ctx.inject_bug()));
+  if (options.system_node) spec.description += ", inside the system node";
   if (options.waveform) spec.description += ", with waveforms";
   if (!options.assertions) spec.description += ", without assertions";
   // Absolute: the build's -I names the build directory, and make compiles in obj_dir below it.

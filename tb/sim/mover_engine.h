@@ -25,7 +25,7 @@ namespace tpugen::sim {
 
 /// The harness's configuration header (mover_config.h): the AXI port's
 /// widths and the register map's offsets and STATUS fields, from the spec.
-std::string mover_config_header(const hdl::SysnodeContext& ctx);
+std::string mover_config_header(const hdl::SysnodeContext& ctx, bool system_node = false);
 
 /// The mover's harness: mover_main.cpp and what it includes; with
 /// `waveform`, built with FST tracing (a separate simulator).
@@ -35,6 +35,10 @@ Harness mover_harness(bool waveform);
 struct MoverSimOptions {
   bool waveform = false;   ///< with FST tracing (a separate simulator)
   bool assertions = true;  ///< the RTL's assertions compiled in
+  /// The mover inside the whole system node (tpu_noc_system_node, the
+  /// agent's endpoints idle, through tb/sim/sysnode/tpu_sysnode_mover_sim.sv):
+  /// its AXI4 traffic through the multiplexer, with the master's ID prefix.
+  bool system_node = false;
 };
 
 /// Generate the mover (hdl::generate_mover) and build its simulator, top
