@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/synth_flags.h"
+#include "cli/sysnode_synth.h"
 #include "cli/system_node_specs.h"
 #include "cli/rtl_engine_flags.h"
 #include "fuzz/agent/agent_campaign.h"
@@ -262,13 +264,31 @@ Command agent_command() {
             fuzz->add_option("--inject-bug", f->inject_bug)->group("");
             add_rtl_cache_flags(*fuzz, f->rtl, "RTL engine");
             if (loaded->spec) add_build_param_flags(*fuzz, f->params, loaded->spec->agent.parameters, "");
-            return [gen, fuzz, f, loaded, params, out, inject_bug]() {
+            auto sparams = std::make_shared<std::map<std::string, std::string>>();
+            auto sout = std::make_shared<std::string>();
+            auto sflags = std::make_shared<SynthTargetFlags>();
+            CLI::App* synth = sub.add_subcommand(
+                "synth", "synthesize the agent (tpu_noc_mem_agent) as `tpugen synth` does: the gates, the resources "
+                         "(LUT, FF, RAM), the handoff");
+            synth->add_option("--out", *sout, "the output directory (created if needed)")->required();
+            add_synth_target_flags(*synth, *sflags);
+            if (loaded->spec) add_build_param_flags(*synth, *sparams, loaded->spec->agent.parameters, "");
+            return [gen, fuzz, synth, f, loaded, params, out, inject_bug, sparams, sout, sflags]() {
               if (!loaded->error.empty()) {
                 fmt::print(stderr, "tpugen: {}\n", loaded->error);
                 return kBadInput;
               }
               if (gen->parsed()) return run_agent_gen(*loaded->noc, *loaded->spec, *params, *out, *inject_bug);
               if (fuzz->parsed()) return run_agent_fuzz(*loaded->noc, *loaded->spec, *f);
+              if (synth->parsed()) {
+                const hdl::SysnodeContext sctx(*loaded->noc, *loaded->spec, resolve_mover_params(*loaded->spec),
+                                              resolve_agent_params(*loaded->spec, *sparams));
+                const SysnodeSynthUnit unit{"agent synth", hdl::kAgentTop, "tpugen memory agent (system node)", "agent",
+                                            false, true, [](const hdl::SysnodeContext& c, const std::string& dir) {
+                                              (void)hdl::generate_agent(c, dir);
+                                            }};
+                return run_sysnode_synth(unit, sctx, *sflags, *sout);
+              }
               return kBadInput;
             };
           }};

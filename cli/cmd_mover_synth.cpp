@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/mover_commands.h"
+#include "cli/sysnode_synth.h"
 #include "hdl/sysnode/sysnode_context.h"
 #include "hdl/sysnode/sysnode_generate.h"
 
@@ -13,8 +14,9 @@ namespace tpugen::cli {
 
 CLI::App* add_mover_synth_command(CLI::App& mover, MoverSynthOpts& o, const std::vector<NocParameter>* parameters) {
   CLI::App* synth = mover.add_subcommand(
-      "synth", "synthesize the mover (tpu_noc_mover) as `tpugen synth` does: the gates, the resources (LUT, FF, "
-               "RAM), the handoff");
+      "synth",
+      "synthesize the mover (tpu_noc_mover) as `tpugen synth` does: the gates, the resources (LUT, FF, "
+      "RAM), the handoff");
   synth->add_option("--out", o.out, "the output directory (created if needed)")->required();
   add_synth_target_flags(*synth, o.flags);
   if (parameters) add_build_param_flags(*synth, o.params, *parameters, "");
@@ -23,19 +25,15 @@ CLI::App* add_mover_synth_command(CLI::App& mover, MoverSynthOpts& o, const std:
 
 int run_mover_synth(const NocSpec& noc, const SystemNodeSpec& spec, const MoverSynthOpts& o) {
   const hdl::SysnodeContext ctx(noc, spec, resolve_mover_params(spec, o.params), resolve_agent_params(spec));
-  synth::FlowOptions f = o.flags.flow_options(o.out);
-  (void)hdl::generate_mover(ctx, f.rtl_dir.string());
-  std::string name;
-  for (const auto& [param, v] : ctx.mover_params().listing()) {
-    f.parameters.emplace_back(param, v);
-    name += fmt::format("{}{}", name.empty() ? "" : "_", v);
-  }
-  f.config_name = "mover_" + name;
-  f.spec_name = std::filesystem::path(spec.path).filename().string();
-  f.spec_sha256 = spec.sha256;
-  f.top = "tpu_noc_mover";
-  f.core_description = "tpugen memory mover (system node)";
-  return run_synth_flow("mover synth", f);
+  const SysnodeSynthUnit unit{
+      "mover synth",
+      hdl::kMoverTop,
+      "tpugen memory mover (system node)",
+      "mover",
+      true,
+      false,
+      [](const hdl::SysnodeContext& c, const std::string& dir) { (void)hdl::generate_mover(c, dir); }};
+  return run_sysnode_synth(unit, ctx, o.flags, o.out);
 }
 
 }  // namespace tpugen::cli

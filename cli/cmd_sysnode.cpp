@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/synth_flags.h"
+#include "cli/sysnode_synth.h"
 #include "cli/system_node_specs.h"
 #include "hdl/sysnode/sysnode_context.h"
 #include "hdl/sysnode/system_node_generate.h"
@@ -50,26 +51,6 @@ int run_sysnode_gen(const hdl::SysnodeContext& ctx, const std::string& out) {
   return kOk;
 }
 
-int run_sysnode_synth(const hdl::SysnodeContext& ctx, const std::string& out, const SynthTargetFlags& flags) {
-  synth::FlowOptions f = flags.flow_options(out);
-  (void)hdl::generate_system_node(ctx, f.rtl_dir.string());
-  std::string name;
-  for (const auto& [param, v] : ctx.mover_params().listing()) {
-    f.parameters.emplace_back(param, v);
-    name += fmt::format("_{}", v);
-  }
-  for (const auto& [param, v] : ctx.agent_params().listing()) {
-    f.parameters.emplace_back("AGENT_" + param, v);
-    name += fmt::format("_{}", v);
-  }
-  f.config_name = "sysnode" + name;
-  f.spec_name = std::filesystem::path(ctx.spec().path).filename().string();
-  f.spec_sha256 = ctx.spec().sha256;
-  f.top = std::string(hdl::kSystemNodeTop);
-  f.core_description = "tpugen system node (memory agent and memory mover)";
-  return run_synth_flow("sysnode synth", f);
-}
-
 }  // namespace
 
 Command sysnode_command() {
@@ -103,7 +84,18 @@ Command sysnode_command() {
                 return kBadInput;
               }
               if (gen->parsed()) return run_sysnode_gen(sysnode_context(*loaded, *params, *inject_bug), *out);
-              if (synth->parsed()) return run_sysnode_synth(sysnode_context(*loaded, *sparams), *sout, *sflags);
+              if (synth->parsed()) {
+                const SysnodeSynthUnit unit{"sysnode synth",
+                                            hdl::kSystemNodeTop,
+                                            "tpugen system node (memory agent and memory mover)",
+                                            "sysnode",
+                                            true,
+                                            true,
+                                            [](const hdl::SysnodeContext& c, const std::string& dir) {
+                                              (void)hdl::generate_system_node(c, dir);
+                                            }};
+                return run_sysnode_synth(unit, sysnode_context(*loaded, *sparams), *sflags, *sout);
+              }
               return kBadInput;
             };
           }};

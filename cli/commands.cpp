@@ -98,7 +98,7 @@ const std::vector<CommandDoc>& command_docs() {
        "--json report.json\ntpugen mover run --move examples/mover/generate.json --engine both --latency 20 "
        "--stall 0.2\ntpugen mover fuzz --count 2000 --coverage\ntpugen mover bench",
        "docs/system_node.md"},
-      {"agent", "tpugen agent gen|fuzz",
+      {"agent", "tpugen agent gen|fuzz|synth",
        "The system node's memory agent of spec/system_node.yaml: generate its SystemVerilog (MEM_PORTS NoC "
        "endpoints, plain and stream reads with multicast, writes reassembled per source, an ERROR flit for every bad "
        "input), and fuzz the RTL under Verilator with random request mixes from several sources, flit by flit "
@@ -108,7 +108,7 @@ const std::vector<CommandDoc>& command_docs() {
        "port's flits injected with random gaps, its output back-pressured, the AXI memory with latency, stalls and "
        "SLVERR / DECERR words; per (requesting source, destination) the flits must equal the model's, the counters "
        "and the memory image too, with no hang and no AXI protocol error. A disagreement shrinks (flits dropped) "
-       "into a reproducer that --replay DIR runs again.",
+       "into a reproducer that --replay DIR runs again. synth runs tpugen synth's flow on tpu_noc_mem_agent.",
        "tpugen agent gen --mem-ports 2 --out agent\ntpugen agent fuzz --count 500 --seed 1 --mem-ports 2 "
        "--wr-slots 2\ntpugen agent fuzz --replay agent_fuzz_out/case_17",
        "docs/mem_agent.md"},
