@@ -501,7 +501,8 @@ std::string capacity_violation(const SystemNodeSpec& spec, const noc::Codec& cod
 
 // --- Coverage ------------------------------------------------------------------------
 
-AgentCoverage::AgentCoverage(const SystemNodeSpec& spec, const AgentCaseShape& shape) : wr_slots_(shape.wr_slots) {
+AgentCoverage::AgentCoverage(const SystemNodeSpec& spec, const AgentCaseShape& shape)
+    : fuzz::BinCoverage("the agent's coverage model"), wr_slots_(shape.wr_slots) {
   std::vector<std::string> bins;
   for (const SysCode& r : spec.agent.error_rules) bins.push_back("rule/" + r.name);
   if (shape.wr_slots >= 2) bins.emplace_back("write/interleaved");
@@ -513,18 +514,12 @@ AgentCoverage::AgentCoverage(const SystemNodeSpec& spec, const AgentCaseShape& s
   for (int e = 1; e <= 4; ++e) bins.push_back(fmt::format("stream/e_{}", e));
   for (int n = 0; n <= 3; ++n) bins.push_back(fmt::format("stream/peers_{}", n));
   for (int p = 0; p < shape.ports; ++p) bins.push_back(fmt::format("ports/port_{}", p));
-  for (const auto& b : bins) hits_[b] = 0;
-}
-
-void AgentCoverage::hit(const std::string& bin) {
-  const auto it = hits_.find(bin);
-  if (it == hits_.end()) throw Error("fuzz.coverage", fmt::format("the agent's coverage model has no bin '{}'", bin));
-  ++it->second;
+  for (const auto& b : bins) declare(b);
 }
 
 void AgentCoverage::add(const noc::Codec& codec, const AgentCase& c, const AgentExpectation& model) {
   const Fields f(codec);
-  ++cases_;
+  count_case();
   const noc::FieldRef ew = codec.field("mem_req.entry_words");
   const std::uint32_t t_ack = codec.type_code("MEM_WR_ACK");
   std::set<std::string> seen;
@@ -578,38 +573,6 @@ void AgentCoverage::add(const noc::Codec& codec, const AgentCase& c, const Agent
   for (const double b : c.conditions.backpressure)
     if (b > 0) seen.insert("conditions/backpressure");
   for (const auto& b : seen) hit(b);
-}
-
-void AgentCoverage::merge(const AgentCoverage& other) {
-  for (const auto& [bin, n] : other.hits_) hits_[bin] += n;
-  cases_ += other.cases_;
-}
-
-std::vector<std::string> AgentCoverage::missing() const {
-  std::vector<std::string> out;
-  for (const auto& [bin, n] : hits_)
-    if (n == 0) out.push_back(bin);
-  return out;
-}
-
-std::size_t AgentCoverage::reached() const { return hits_.size() - missing().size(); }
-
-std::string AgentCoverage::table() const {
-  std::map<std::string, std::pair<int, int>> families;  // reached, bins
-  for (const auto& [bin, n] : hits_) {
-    auto& fam = families[bin.substr(0, bin.find('/'))];
-    fam.second++;
-    if (n > 0) fam.first++;
-  }
-  std::string out = fmt::format("coverage: {} of {} bins over {} case(s)\n", reached(), hits_.size(), cases_);
-  for (const auto& [name, fam] : families) out += fmt::format("  {:<12} {:>3} / {:<3}\n", name, fam.first, fam.second);
-  const auto miss = missing();
-  if (!miss.empty()) {
-    out += "  missing:";
-    for (const auto& b : miss) out += " " + b;
-    out += "\n";
-  }
-  return out;
 }
 
 // --- Shrinking and reproducers --------------------------------------------------------

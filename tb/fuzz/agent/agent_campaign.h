@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/bin_coverage.h"
 #include "model/agent/agent_run.h"
 #include "noc/codec.h"
 #include "spec/noc_spec.h"
@@ -79,22 +80,12 @@ struct AgentCaseShape {
 /// between sources, the slots full), data (stray, discarded, `last`
 /// mismatch), input (an ERROR flit dropped), ports (flits on every port),
 /// conditions (latency, stalls, backpressure).
-class AgentCoverage {
+class AgentCoverage : public fuzz::BinCoverage {
  public:
   AgentCoverage(const SystemNodeSpec& spec, const AgentCaseShape& shape);
   void add(const noc::Codec& codec, const AgentCase& c, const AgentExpectation& model);
-  void merge(const AgentCoverage& other);
-  [[nodiscard]] std::int64_t cases() const { return cases_; }
-  [[nodiscard]] const std::map<std::string, std::int64_t>& bins() const { return hits_; }
-  [[nodiscard]] std::vector<std::string> missing() const;
-  [[nodiscard]] std::size_t reached() const;
-  /// Per family reached / bins, then the missing bins.
-  [[nodiscard]] std::string table() const;
 
  private:
-  void hit(const std::string& bin);
-  std::map<std::string, std::int64_t> hits_;
-  std::int64_t cases_ = 0;
   int wr_slots_ = 4;
 };
 

@@ -355,7 +355,8 @@ bool crosses_page(const MoverSpec& m, const WalkerDesc& w, std::uint64_t limit) 
 
 }  // namespace
 
-MoverCoverage::MoverCoverage(const SystemNodeSpec& spec) : spec_(&spec) {
+MoverCoverage::MoverCoverage(const SystemNodeSpec& spec)
+    : fuzz::BinCoverage("the mover's coverage model"), spec_(&spec) {
   const MoverSpec& m = spec.mover;
   std::vector<std::string> bins;
   for (std::uint32_t code = 0; code < 8; ++code) bins.push_back(mode_bin(m, code));
@@ -393,19 +394,13 @@ MoverCoverage::MoverCoverage(const SystemNodeSpec& spec) : spec_(&spec) {
   for (const auto& w : m.elem_widths) bins.push_back(fmt::format("elem_width/{}", w.code));
   bins.emplace_back("elem_width/invalid");
   for (int cap = 0; cap < 8; ++cap) bins.push_back(fmt::format("flags/burst_cap_{}", cap));
-  for (const auto& b : bins) hits_[b] = 0;
-}
-
-void MoverCoverage::hit(const std::string& bin) {
-  const auto it = hits_.find(bin);
-  if (it == hits_.end()) throw Error("fuzz.coverage", fmt::format("the mover's coverage model has no bin '{}'", bin));
-  ++it->second;
+  for (const auto& b : bins) declare(b);
 }
 
 void MoverCoverage::add(const MoverCase& c, const MoveResult& model) {
   const MoverSpec& m = spec_->mover;
   const MoveDescriptor& d = c.move;
-  ++cases_;
+  count_case();
   hit(mode_bin(m, d.mode));
   const SysCode* fault = nullptr;
   for (const auto& f : m.faults)
@@ -480,38 +475,6 @@ void MoverCoverage::add(const MoverCase& c, const MoveResult& model) {
     if (occ && Walk(src, m).elements() > static_cast<std::uint64_t>(occ->in_bits / spec_->word_bits))
       hit("xform/entries_gt_1");
   }
-}
-
-void MoverCoverage::merge(const MoverCoverage& other) {
-  for (const auto& [bin, n] : other.hits_) hits_[bin] += n;
-  cases_ += other.cases_;
-}
-
-std::vector<std::string> MoverCoverage::missing() const {
-  std::vector<std::string> out;
-  for (const auto& [bin, n] : hits_)
-    if (n == 0) out.push_back(bin);
-  return out;
-}
-
-std::size_t MoverCoverage::reached() const { return hits_.size() - missing().size(); }
-
-std::string MoverCoverage::table() const {
-  std::map<std::string, std::pair<int, int>> families;  // reached, bins
-  for (const auto& [bin, n] : hits_) {
-    auto& f = families[bin.substr(0, bin.find('/'))];
-    f.second++;
-    if (n > 0) f.first++;
-  }
-  std::string out = fmt::format("coverage: {} of {} bins over {} case(s)\n", reached(), hits_.size(), cases_);
-  for (const auto& [name, f] : families) out += fmt::format("  {:<12} {:>3} / {:<3}\n", name, f.first, f.second);
-  const auto miss = missing();
-  if (!miss.empty()) {
-    out += "  missing:";
-    for (const auto& b : miss) out += " " + b;
-    out += "\n";
-  }
-  return out;
 }
 
 // --- Shrinking and reproducers --------------------------------------------------------

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/bin_coverage.h"
 #include "model/mover/descriptor.h"
 #include "model/mover/memory.h"
 #include "model/mover/mover_model.h"
@@ -71,23 +72,13 @@ inline constexpr std::uint64_t kCaseElements = 768;
 /// the full buffer), xform (bypass, quantiser A and B packing, several
 /// entries), elem_width, flags (coalesce, every burst cap), conditions
 /// (latency, stalls, the control processor's port).
-class MoverCoverage {
+class MoverCoverage : public fuzz::BinCoverage {
  public:
   explicit MoverCoverage(const SystemNodeSpec& spec);
   void add(const MoverCase& c, const MoveResult& model);
-  void merge(const MoverCoverage& other);
-  [[nodiscard]] std::int64_t cases() const { return cases_; }
-  [[nodiscard]] const std::map<std::string, std::int64_t>& bins() const { return hits_; }
-  [[nodiscard]] std::vector<std::string> missing() const;
-  [[nodiscard]] std::size_t reached() const;
-  /// Per family reached / bins, then the missing bins.
-  [[nodiscard]] std::string table() const;
 
  private:
-  void hit(const std::string& bin);
   const SystemNodeSpec* spec_;
-  std::map<std::string, std::int64_t> hits_;
-  std::int64_t cases_ = 0;
 };
 
 /// Runs a case and says what went wrong: empty when the RTL agreed with the
