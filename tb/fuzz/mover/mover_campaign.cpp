@@ -18,7 +18,41 @@ namespace tpugen::mover {
 namespace {
 
 constexpr std::int64_t kWord = kWordBytes;
-constexpr std::int64_t kPage = 4096;
+
+/// What the generator and the coverage model read of the spec: the page no
+/// burst crosses, the register fields' ranges and the codes that fault.
+struct CaseFacts {
+  std::int64_t page = 0;                  ///< axi.boundary_bytes
+  std::uint32_t ndim_max = 0;             ///< WALKER.ndim's largest value
+  std::uint32_t mode_codes = 0;           ///< MOVE.mode's values
+  std::vector<std::uint32_t> bad_modes;   ///< codes with no implemented mode
+  std::vector<std::uint32_t> bad_widths;  ///< element-width codes no width has
+  std::vector<std::uint32_t> free_ids;    ///< XFORM_IDs no occupant has
+  std::size_t burst_caps = 0;             ///< the burst cap flag's codes
+};
+
+CaseFacts facts_of(const SystemNodeSpec& spec) {
+  const MoverSpec& m = spec.mover;
+  CaseFacts f;
+  f.page = spec.axi.boundary_bytes;
+  f.ndim_max = (1U << m.require_field("ndim", "the mover's campaign").width()) - 1;
+  f.mode_codes = 1U << m.require_field("mode", "the mover's campaign").width();
+  for (std::uint32_t c = 0; c < f.mode_codes; ++c)
+    if (const SysCode* mode = m.mode_of(c); !mode || !mode->implemented) f.bad_modes.push_back(c);
+  for (std::uint32_t c = 0; c < (1U << m.require_field("elem_width", "the mover's campaign").width()); ++c)
+    if (!m.elem_width_of(c)) f.bad_widths.push_back(c);
+  for (std::uint32_t id = 0; id < (1U << m.require_field(m.xform_id_field, "the mover's campaign").width()); ++id)
+    if (!m.occupant_of(id)) f.free_ids.push_back(id);
+  for (const auto& flag : m.flags)
+    if (flag.name == "burst_cap") f.burst_caps = flag.values.size();
+  return f;
+}
+
+template <class T>
+T pick_of(Rng& rng, const std::vector<T>& items) {
+  if (items.empty()) throw Error("mover.spec", "the mover's campaign found no value to draw a fault from");
+  return rng.pick(items);
+}
 
 /// The aims: no fault, or one fault by name (weights: a fault-free move most often).
 struct Aim {
@@ -34,7 +68,7 @@ constexpr std::array<Aim, 8> kAims = {{{"none", 60},
                                        {"RANGE", 8},
                                        {"AXI_RESPONSE", 10}}};
 
-std::int64_t stride_words(Rng& rng) {
+std::int64_t stride_words(Rng& rng, std::int64_t page) {
   switch (rng.weighted(std::array<std::uint64_t, 5>{8, 4, 2, 2, 1})) {
     case 0:
       return 1;
@@ -45,14 +79,15 @@ std::int64_t stride_words(Rng& rng) {
     case 3:
       return rng.uniform(-16, 16);
     default:
-      return rng.chance(1, 2) ? kPage / kWord : -kPage / kWord;  // a page a step
+      return rng.chance(1, 2) ? page / kWord : -page / kWord;  // a page a step
   }
 }
 
-/// A walker's geometry at base 0: ndim 0 .. 7, counts within `budget` elements.
-WalkerDesc random_walker(Rng& rng, std::uint64_t budget, bool bounds) {
+/// A walker's geometry at base 0: ndim 0 .. its largest value, counts within
+/// `budget` elements.
+WalkerDesc random_walker(Rng& rng, const CaseFacts& f, std::uint64_t budget, bool bounds) {
   WalkerDesc w;
-  w.ndim = static_cast<std::uint32_t>(rng.edgy(0, 7));
+  w.ndim = static_cast<std::uint32_t>(rng.edgy(0, f.ndim_max));
   std::uint64_t elems = 1;
   std::int64_t inner = 1;  // the innermost dimension steps one word most of the time
   for (int d = w.live_dims() - 1; d >= 0; --d) {
@@ -62,7 +97,7 @@ WalkerDesc random_walker(Rng& rng, std::uint64_t budget, bool bounds) {
         static_cast<std::uint64_t>(rng.small(1, static_cast<std::int64_t>(std::min<std::uint64_t>(room, 40))));
     dim.count = count == 1 && rng.chance(1, 2) ? 0 : static_cast<std::uint32_t>(count);  // 0 means 1
     elems *= count;
-    dim.stride = (d == w.live_dims() - 1 && rng.chance(2, 3) ? inner : stride_words(rng)) * kWord;
+    dim.stride = (d == w.live_dims() - 1 && rng.chance(2, 3) ? inner : stride_words(rng, f.page)) * kWord;
     inner = std::max<std::int64_t>(1, static_cast<std::int64_t>(count));
   }
   if (bounds && w.live_dims() > 0) {
@@ -96,7 +131,8 @@ bool place(Rng& rng, const SystemNodeSpec& spec, WalkerDesc& w, std::int64_t lo,
   if (first > last) return false;
   std::int64_t base = first + rng.uniform(0, (last - first) / kWord) * kWord;
   if (rng.chance(1, 2)) {  // a run starting a few words before a page boundary
-    const std::int64_t page = (base / kPage + 1) * kPage - rng.uniform(1, 4) * kWord;
+    const std::int64_t p = spec.axi.boundary_bytes;
+    const std::int64_t page = (base / p + 1) * p - rng.uniform(1, 4) * kWord;
     if (page >= first && page <= last) base = page;
   }
   w.base = static_cast<std::uint64_t>(base);
@@ -131,6 +167,7 @@ MoverMemory MoverCase::memory() const {
 
 MoverCase random_case(Rng& rng, const SystemNodeSpec& spec) {
   const MoverSpec& m = spec.mover;
+  const CaseFacts facts = facts_of(spec);
   MoverCase c;
   std::array<std::uint64_t, kAims.size()> weights{};
   for (std::size_t i = 0; i < kAims.size(); ++i) weights[i] = kAims[i].weight;
@@ -139,7 +176,7 @@ MoverCase random_case(Rng& rng, const SystemNodeSpec& spec) {
   // The memory: an image of 16 .. 64 KiB, at a low address or above 4 GB.
   const std::array<std::uint64_t, 3> bases = {0x0, 0x40000, std::uint64_t{1} << 32};
   c.mem_base = bases[static_cast<std::size_t>(rng.uniform(0, 2))];
-  const std::uint64_t size = static_cast<std::uint64_t>(rng.uniform(4, 16)) * kPage;
+  const std::uint64_t size = static_cast<std::uint64_t>(rng.uniform(4, 16) * facts.page);
   c.image.resize(size);
   for (auto& b : c.image) b = static_cast<std::uint8_t>(rng.next());
   const auto lo = static_cast<std::int64_t>(c.mem_base), hi = static_cast<std::int64_t>(c.mem_base + size);
@@ -180,7 +217,7 @@ MoverCase random_case(Rng& rng, const SystemNodeSpec& spec) {
   } else if (is_gather) {
     d.gather_words = static_cast<std::uint32_t>(rng.chance(1, 8) ? 0 : rng.small(1, 5));
     const std::uint64_t g = d.gather_words == 0 ? 1 : d.gather_words;
-    dst = random_walker(rng, 256, rng.chance(1, 3));
+    dst = random_walker(rng, facts, 256, rng.chance(1, 3));
     fit(rng, spec, dst, mid, hi);
     const std::uint64_t rows_used = (elements(spec, dst) + g - 1) / g;
     d.index_count = static_cast<std::uint32_t>(
@@ -198,14 +235,14 @@ MoverCase random_case(Rng& rng, const SystemNodeSpec& spec) {
       put_u32(c.image, d.index_base - c.mem_base + 4 * i,
               static_cast<std::uint32_t>(rng.edgy(0, static_cast<std::int64_t>(rows) - 1)));
   } else {
-    dst = random_walker(rng, kCaseElements, rng.chance(1, 2));
+    dst = random_walker(rng, facts, kCaseElements, rng.chance(1, 2));
     fit(rng, spec, dst, mid, hi);
     if (is_copy) {
       if (rng.chance(1, 3)) {
-        src = random_walker(rng, kCaseElements, rng.chance(1, 3));
+        src = random_walker(rng, facts, kCaseElements, rng.chance(1, 3));
       } else {  // the destination's shape, other strides; sometimes shorter (held)
         src = dst;
-        for (auto& dim : src.dims) dim.stride = stride_words(rng) * kWord;
+        for (auto& dim : src.dims) dim.stride = stride_words(rng, facts.page) * kWord;
         if (rng.chance(1, 4) && src.live_dims() > 0)
           src.dims[0].count = std::max<std::uint32_t>(1, src.dims[0].count / 2);
         if (rng.chance(1, 2)) src.axes = {};
@@ -225,12 +262,12 @@ MoverCase random_case(Rng& rng, const SystemNodeSpec& spec) {
     return static_cast<std::uint64_t>(Walk(w, m).at(e).address);
   };
   if (c.aim == std::string("ELEM_WIDTH")) {
-    d.elem_width = 3;
+    d.elem_width = pick_of(rng, facts.bad_widths);
   } else if (c.aim == std::string("MODE")) {
     if (is_xform)
-      d.xform_id = static_cast<std::uint32_t>(rng.uniform(2, 15));
+      d.xform_id = pick_of(rng, facts.free_ids);
     else
-      d.mode = std::array<std::uint32_t, 3>{1, 6, 7}[static_cast<std::size_t>(rng.uniform(0, 2))];
+      d.mode = pick_of(rng, facts.bad_modes);
   } else if (c.aim == std::string("INDEX_LENGTH") && is_gather) {
     if (rng.chance(1, 2))
       d.index_count = static_cast<std::uint32_t>(m.index_entries + rng.small(1, 30000));
@@ -284,9 +321,9 @@ MoverCase random_case(Rng& rng, const SystemNodeSpec& spec) {
         else if (is_xform)
           src.dims[1].count = src.dims[1].count + 1;
         else {  // a run past the top of the map
-          dst.base = (std::uint64_t{1} << spec.address_bits) - kPage;
+          dst.base = (std::uint64_t{1} << spec.address_bits) - static_cast<std::uint64_t>(facts.page);
           dst.ndim = 1;
-          dst.dims[0] = {static_cast<std::uint32_t>(kPage / kWord + 1), kWord, 0, 0};
+          dst.dims[0] = {static_cast<std::uint32_t>(facts.page / kWord + 1), kWord, 0, 0};
         }
         break;
     }
@@ -343,12 +380,12 @@ AxisReach axis_reach(const MoverSpec& m, const WalkerDesc& w, std::uint64_t limi
   return r;
 }
 
-bool crosses_page(const MoverSpec& m, const WalkerDesc& w, std::uint64_t limit) {
+bool crosses_page(const MoverSpec& m, const WalkerDesc& w, std::uint64_t limit, std::int64_t page) {
   const Walk walk(w, m);
   const std::uint64_t n = std::min(walk.elements(), limit);
   for (std::uint64_t e = 1; e < n; ++e) {
     const std::int64_t a = walk.at(e).address;
-    if (a == walk.at(e - 1).address + kWord && a % kPage == 0) return true;
+    if (a == walk.at(e - 1).address + kWord && a % page == 0) return true;
   }
   return false;
 }
@@ -358,12 +395,13 @@ bool crosses_page(const MoverSpec& m, const WalkerDesc& w, std::uint64_t limit) 
 MoverCoverage::MoverCoverage(const SystemNodeSpec& spec)
     : fuzz::BinCoverage("the mover's coverage model"), spec_(&spec) {
   const MoverSpec& m = spec.mover;
+  const CaseFacts facts = facts_of(spec);
   std::vector<std::string> bins;
-  for (std::uint32_t code = 0; code < 8; ++code) bins.push_back(mode_bin(m, code));
+  for (std::uint32_t code = 0; code < facts.mode_codes; ++code) bins.push_back(mode_bin(m, code));
   bins.push_back("fault/NONE");
   for (const auto& f : m.faults) bins.push_back("fault/" + f.name);
   for (const char* w : {"src", "dst"})
-    for (int n = 0; n <= 7; ++n) bins.push_back(fmt::format("ndim/{}/{}", w, n));
+    for (std::uint32_t n = 0; n <= facts.ndim_max; ++n) bins.push_back(fmt::format("ndim/{}/{}", w, n));
   for (const char* b : {"stride/negative",
                         "stride/zero_broadcast",
                         "stride/page",
@@ -393,13 +431,14 @@ MoverCoverage::MoverCoverage(const SystemNodeSpec& spec)
     bins.emplace_back(b);
   for (const auto& w : m.elem_widths) bins.push_back(fmt::format("elem_width/{}", w.code));
   bins.emplace_back("elem_width/invalid");
-  for (int cap = 0; cap < 8; ++cap) bins.push_back(fmt::format("flags/burst_cap_{}", cap));
+  for (std::size_t cap = 0; cap < facts.burst_caps; ++cap) bins.push_back(fmt::format("flags/burst_cap_{}", cap));
   for (const auto& b : bins) declare(b);
 }
 
 void MoverCoverage::add(const MoverCase& c, const MoveResult& model) {
   const MoverSpec& m = spec_->mover;
   const MoveDescriptor& d = c.move;
+  const std::int64_t page = spec_->axi.boundary_bytes;
   count_case();
   hit(mode_bin(m, d.mode));
   const SysCode* fault = nullptr;
@@ -433,7 +472,7 @@ void MoverCoverage::add(const MoverCase& c, const MoveResult& model) {
       if (dim.count <= 1) continue;
       if (dim.stride < 0) hit("stride/negative");
       if (dim.stride == 0 && broadcast_counts) hit("stride/zero_broadcast");
-      if (dim.stride >= kPage || dim.stride <= -kPage) hit("stride/page");
+      if (dim.stride >= page || dim.stride <= -page) hit("stride/page");
     }
   };
   strides(dst, false);
@@ -453,7 +492,7 @@ void MoverCoverage::add(const MoverCase& c, const MoveResult& model) {
       }
     if (sw.elements() < dw.elements()) hit("held/src");
   }
-  if (crosses_page(m, dst, kCaseElements) || ((copy || xform) && crosses_page(m, src, kCaseElements)))
+  if (crosses_page(m, dst, kCaseElements, page) || ((copy || xform) && crosses_page(m, src, kCaseElements, page)))
     hit("page/cross");
   if (gather) {
     const std::uint32_t n = d.index_count;
