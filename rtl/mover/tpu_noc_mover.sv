@@ -150,11 +150,11 @@ module tpu_noc_mover (
   localparam int BurstMax  = tpu_mover_pkg::FLAG_BURST_CAP_MAX;              // the longest burst a cap code names
   localparam int KindW     = 2;
   localparam int OpW       = KindW;
-  localparam int XWordsW   = 4;                                // an occupant's IN or OUT words (<= 8)
+  localparam int XWordsW   = 4;                                // an occupant's IN or OUT words (< 16)
   localparam int RowQ      = 4;                                // GATHER's row-offset queue
   localparam int RowQW     = $clog2(RowQ + 1);
   localparam int RowOffW   = IdxW + PitchW;                    // index x pitch
-  localparam int NW        = 28;                               // GATHER's elements: <= INDEX_ENTRIES x 2^GW
+  localparam int NW        = $clog2(tpu_mover_pkg::INDEX_ENTRIES + 1) + GW;  // GATHER's elements: <= count x G
   localparam int MapW      = AddrW + 4;                        // signed address arithmetic of the checks
 
   // A write operation's data.
@@ -330,7 +330,22 @@ module tpu_noc_mover (
   assign is_xform    = mode_q == tpu_mover_pkg::MODE_XFORM;
   assign is_quant    = xid_q == tpu_mover_pkg::XFORM_QUANTISER_ID;
 
-  // The occupant's geometry (bypass or the quantiser).
+  // The occupant's geometry (bypass or the quantiser). An entry's OUT_WORDS
+  // addresses go out with its first reads and the source's element count is
+  // checked against IN_WORDS by its low three bits (elems_mod8_o): an
+  // occupant with more words out than in, or IN_WORDS not a power of two up
+  // to 8, is refused at elaboration (by a module that does not exist: the
+  // refusal all three tools report).
+  localparam int QIn   = tpu_mover_pkg::XFORM_QUANTISER_IN_WORDS;
+  localparam int QOut  = tpu_mover_pkg::XFORM_QUANTISER_OUT_WORDS;
+  localparam int BIn   = tpu_mover_pkg::XFORM_BYPASS_IN_WORDS;
+  localparam int BOut  = tpu_mover_pkg::XFORM_BYPASS_OUT_WORDS;
+  localparam bit XformOk = (QOut <= QIn) && (BOut <= BIn) && (QIn <= 8) && (BIn <= 8) &&
+                           ((QIn & (QIn - 1)) == 0) && ((BIn & (BIn - 1)) == 0);
+  if (!XformOk) begin : g_xform_check
+    tpu_noc_mover_occupant_unsupported u_refuse ();
+  end
+
   logic [XWordsW-1:0] x_in, x_out;
   assign x_in  = is_quant ? XWordsW'(tpu_mover_pkg::XFORM_QUANTISER_IN_WORDS) : XWordsW'(tpu_mover_pkg::XFORM_BYPASS_IN_WORDS);
   assign x_out = is_quant ? XWordsW'(tpu_mover_pkg::XFORM_QUANTISER_OUT_WORDS) : XWordsW'(tpu_mover_pkg::XFORM_BYPASS_OUT_WORDS);

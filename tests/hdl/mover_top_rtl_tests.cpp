@@ -91,7 +91,9 @@ TEST_CASE("system node rtl: tpu_noc_system_node passes Verilator -Wall, Icarus a
   const std::string files = test::read_text((dir / "files.f").string());
   CHECK(files.find("tpu_axi_mux.sv\n") != std::string::npos);
   CHECK(files.find("tpu_noc_system_node.sv\n") != std::string::npos);
-  CHECK(files.find("tpu_fifo.sv\n") == files.rfind("tpu_fifo.sv\n"));
+  const std::size_t fifo = files.find("tpu_fifo.sv\n");
+  CHECK(fifo != std::string::npos);
+  CHECK(fifo == files.rfind("tpu_fifo.sv\n"));
   gates(dir, "tpu_noc_system_node");
   gates(generate("system_node_2ports", {}, true, {{"MEM_PORTS", "2"}}), "tpu_noc_system_node");
 }
