@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 
 #include "hdl/generate.h"
 #include "hdl/injected_bugs.h"
+#include "hdl/sysnode/sysnode_generate.h"
 #include "util/diag.h"
 
 namespace tpugen::hdl {
@@ -43,27 +43,10 @@ std::vector<std::string> generate_agent(const SysnodeContext& ctx, const std::st
       throw Error("rtl.inject", fmt::format("'{}' is a defect of {}, which the memory agent does not hold",
                                             ctx.inject_bug(), bug.module));
   }
-  std::vector<ConfigFile> files;
-  files.push_back({std::string(kPackage) + ".sv", emit_tpu_agent_pkg(ctx), fmt::format("{}.sv (generated)", kPackage)});
-  for (const auto& p : rtl) {
-    const std::filesystem::path path(p);
-    files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), ctx.inject_bug()),
-                     "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
-  }
-  nlohmann::ordered_json j;
-  j["top"] = kAgentTop;
-  j["spec"] = std::filesystem::path(ctx.spec().path).filename().string();
-  j["spec_sha256"] = ctx.spec().sha256;
-  j["noc_spec"] = std::filesystem::path(ctx.noc().path).filename().string();
-  j["noc_spec_sha256"] = ctx.noc().sha256;
-  j["generator"] = fmt::format("tpugen {}", TPUGEN_VERSION);
-  nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const auto& p : ctx.spec().agent.parameters) params[p.name] = ctx.agent_params()[p.name];
-  j["parameters"] = params;
-  j["derived"] = {
-      {"FLIT_W", ctx.noc().flit_bits()}, {"WORD_W", ctx.spec().word_bits}, {"ADDR_W", ctx.spec().address_bits}};
-  j["options"] = {{"inject_bug", ctx.inject_bug()}};
-  return write_configuration(out_dir, {kPackage}, files, j.dump(2) + "\n");
+  std::vector<ConfigFile> files = hand_written_configs(ctx, rtl);
+  files.insert(files.begin(),
+               {std::string(kPackage) + ".sv", emit_tpu_agent_pkg(ctx), fmt::format("{}.sv (generated)", kPackage)});
+  return write_configuration(out_dir, {kPackage}, files, sysnode_params_json(ctx, kAgentTop, false, true));
 }
 
 }  // namespace tpugen::hdl

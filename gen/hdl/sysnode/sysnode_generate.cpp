@@ -40,25 +40,42 @@ std::string mover_module_text(const SysnodeContext& ctx, std::string_view module
   throw Error("gen.module", fmt::format("the mover has no module '{}'", module));
 }
 
-std::vector<std::string> generate_mover(const SysnodeContext& ctx, const std::string& out_dir) {
+std::vector<ConfigFile> hand_written_configs(const SysnodeContext& ctx, const std::vector<std::string>& paths) {
   std::vector<ConfigFile> files;
-  files.push_back({std::string(kPackage) + ".sv", emit_tpu_mover_pkg(ctx), fmt::format("{}.sv (generated)", kPackage)});
-  for (const auto& p : mover_rtl_files()) {
+  for (const auto& p : paths) {
     const std::filesystem::path path(p);
     files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), ctx.inject_bug()),
                      "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
   }
+  return files;
+}
+
+std::string sysnode_params_json(const SysnodeContext& ctx, std::string_view top, bool mover, bool agent) {
   nlohmann::ordered_json j;
-  j["top"] = kMoverTop;
+  j["top"] = top;
   j["spec"] = std::filesystem::path(ctx.spec().path).filename().string();
   j["spec_sha256"] = ctx.spec().sha256;
+  j["noc_spec"] = std::filesystem::path(ctx.noc().path).filename().string();
+  j["noc_spec_sha256"] = ctx.noc().sha256;
   j["generator"] = fmt::format("tpugen {}", TPUGEN_VERSION);
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const auto& p : ctx.spec().mover.parameters) params[p.name] = ctx.mover_params()[p.name];
+  if (mover)
+    for (const auto& p : ctx.spec().mover.parameters) params[p.name] = ctx.mover_params()[p.name];
+  if (agent)
+    for (const auto& p : ctx.spec().agent.parameters)
+      params[(mover ? "AGENT_" : "") + p.name] = ctx.agent_params()[p.name];
   j["parameters"] = params;
-  j["derived"] = {{"WORD_W", ctx.spec().word_bits}, {"ADDR_W", ctx.spec().address_bits}};
+  j["derived"] = {
+      {"FLIT_W", ctx.noc().flit_bits()}, {"WORD_W", ctx.spec().word_bits}, {"ADDR_W", ctx.spec().address_bits}};
   j["options"] = {{"inject_bug", ctx.inject_bug()}};
-  return write_configuration(out_dir, {kPackage}, files, j.dump(2) + "\n");
+  return j.dump(2) + "\n";
+}
+
+std::vector<std::string> generate_mover(const SysnodeContext& ctx, const std::string& out_dir) {
+  std::vector<ConfigFile> files = hand_written_configs(ctx, mover_rtl_files());
+  files.insert(files.begin(),
+               {std::string(kPackage) + ".sv", emit_tpu_mover_pkg(ctx), fmt::format("{}.sv (generated)", kPackage)});
+  return write_configuration(out_dir, {kPackage}, files, sysnode_params_json(ctx, kMoverTop, true, false));
 }
 
 }  // namespace tpugen::hdl

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "hdl/generate.h"
@@ -29,29 +28,11 @@ std::vector<std::string> system_node_rtl_files() {
 }
 
 std::vector<std::string> generate_system_node(const SysnodeContext& ctx, const std::string& out_dir) {
-  std::vector<ConfigFile> files;
-  files.push_back({"tpu_mover_pkg.sv", emit_tpu_mover_pkg(ctx), "tpu_mover_pkg.sv (generated)"});
-  files.push_back({"tpu_agent_pkg.sv", emit_tpu_agent_pkg(ctx), "tpu_agent_pkg.sv (generated)"});
-  for (const auto& p : system_node_rtl_files()) {
-    const std::filesystem::path path(p);
-    files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), ctx.inject_bug()),
-                     "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
-  }
-  nlohmann::ordered_json j;
-  j["top"] = kSystemNodeTop;
-  j["spec"] = std::filesystem::path(ctx.spec().path).filename().string();
-  j["spec_sha256"] = ctx.spec().sha256;
-  j["noc_spec"] = std::filesystem::path(ctx.noc().path).filename().string();
-  j["noc_spec_sha256"] = ctx.noc().sha256;
-  j["generator"] = fmt::format("tpugen {}", TPUGEN_VERSION);
-  nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (const auto& p : ctx.spec().mover.parameters) params[p.name] = ctx.mover_params()[p.name];
-  for (const auto& p : ctx.spec().agent.parameters) params["AGENT_" + p.name] = ctx.agent_params()[p.name];
-  j["parameters"] = params;
-  j["derived"] = {
-      {"FLIT_W", ctx.noc().flit_bits()}, {"WORD_W", ctx.spec().word_bits}, {"ADDR_W", ctx.spec().address_bits}};
-  j["options"] = {{"inject_bug", ctx.inject_bug()}};
-  return write_configuration(out_dir, {"tpu_mover_pkg", "tpu_agent_pkg"}, files, j.dump(2) + "\n");
+  std::vector<ConfigFile> files = hand_written_configs(ctx, system_node_rtl_files());
+  files.insert(files.begin(), {{"tpu_mover_pkg.sv", emit_tpu_mover_pkg(ctx), "tpu_mover_pkg.sv (generated)"},
+                               {"tpu_agent_pkg.sv", emit_tpu_agent_pkg(ctx), "tpu_agent_pkg.sv (generated)"}});
+  return write_configuration(out_dir, {"tpu_mover_pkg", "tpu_agent_pkg"}, files,
+                             sysnode_params_json(ctx, kSystemNodeTop, true, true));
 }
 
 }  // namespace tpugen::hdl
