@@ -38,10 +38,7 @@ int run_agent_gen(const NocSpec& noc, const SystemNodeSpec& spec, const std::map
   const auto files = hdl::generate_agent(ctx, out);
   std::string text;
   for (const auto& [name, v] : ctx.agent_params().listing()) text += fmt::format(" {}={}", name, v);
-  fmt::print("tpugen agent gen:{}\nwrote {} files to {}:\n", text, files.size(), out);
-  for (const auto& f : files)
-    fmt::print("  {:<26} {:>8} bytes\n", std::filesystem::path(f).lexically_relative(out).string(),
-               std::filesystem::file_size(f));
+  print_written_files("agent gen", text, files, out);
   return kOk;
 }
 

@@ -44,10 +44,7 @@ int run_sysnode_gen(const hdl::SysnodeContext& ctx, const std::string& out) {
   std::string text;
   for (const auto& [name, v] : ctx.mover_params().listing()) text += fmt::format(" {}={}", name, v);
   for (const auto& [name, v] : ctx.agent_params().listing()) text += fmt::format(" agent {}={}", name, v);
-  fmt::print("tpugen sysnode gen:{}\nwrote {} files to {}:\n", text, files.size(), out);
-  for (const auto& f : files)
-    fmt::print("  {:<26} {:>8} bytes\n", std::filesystem::path(f).lexically_relative(out).string(),
-               std::filesystem::file_size(f));
+  print_written_files("sysnode gen", text, files, out);
   return kOk;
 }
 

@@ -1,5 +1,9 @@
 #include "cli/system_node_specs.h"
 
+#include <fmt/format.h>
+
+#include <filesystem>
+
 namespace tpugen::cli {
 
 std::shared_ptr<SystemNodeSpecs> load_system_node_specs(const Context& ctx) {
@@ -11,6 +15,14 @@ std::shared_ptr<SystemNodeSpecs> load_system_node_specs(const Context& ctx) {
     loaded->error = e.what();
   }
   return loaded;
+}
+
+void print_written_files(std::string_view command, const std::string& settings, const std::vector<std::string>& files,
+                         const std::string& out) {
+  fmt::print("tpugen {}:{}\nwrote {} files to {}:\n", command, settings, files.size(), out);
+  for (const auto& f : files)
+    fmt::print("  {:<26} {:>8} bytes\n", std::filesystem::path(f).lexically_relative(out).string(),
+               std::filesystem::file_size(f));
 }
 
 }  // namespace tpugen::cli

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/cli.h"
 #include "spec/noc_spec.h"
@@ -24,5 +26,10 @@ struct SystemNodeSpecs {
 
 /// Load the two specs named by the context's ISA spec's folder.
 std::shared_ptr<SystemNodeSpecs> load_system_node_specs(const Context& ctx);
+
+/// A gen command's report: "tpugen COMMAND:SETTINGS", then every file
+/// written under `out` with its size.
+void print_written_files(std::string_view command, const std::string& settings, const std::vector<std::string>& files,
+                         const std::string& out);
 
 }  // namespace tpugen::cli
