@@ -17,10 +17,10 @@
 #include <vector>
 
 #include "cli/cli.h"
+#include "cli/rtl_engine_flags.h"
 #include "cli/synth_flags.h"
 #include "cli/sysnode_synth.h"
 #include "cli/system_node_specs.h"
-#include "cli/rtl_engine_flags.h"
 #include "fuzz/agent/agent_campaign.h"
 #include "hdl/sysnode/agent_generate.h"
 #include "model/agent/agent_run.h"
@@ -111,8 +111,6 @@ int run_agent_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const AgentFu
   if (!o.replay.empty()) {
     const agent::AgentCase c = agent::read_case(codec, o.replay);  // before any build: a bad case is bad input
     const std::filesystem::path sim = sim::ensure_agent_simulator(ctx, o.rtl.cache_root(), print_build_progress, so);
-    if (const std::string why = agent::capacity_violation(spec, codec, params, c); !why.empty())
-      fmt::print("tpugen agent fuzz: note: the case goes past the slots' capacity ({}): the RTL may block\n", why);
     sim::AgentRtlOptions ro;
     ro.work_dir = o.work_dir;
     ro.trace = o.trace;
@@ -165,7 +163,7 @@ int run_agent_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const AgentFu
       ++repros;
       agent::AgentShrunk s{c, v.failure, 0};
       if (!o.no_shrink)
-        s = agent::shrink_case(spec, codec, params, c, v.failure, [&](const agent::AgentCase& y) {
+        s = agent::shrink_case(c, v.failure, [&](const agent::AgentCase& y) {
           return judge_case(spec, codec, params, sim, y, o.rtl.max_cycles).failure;
         });
       const std::string dir = (std::filesystem::path(o.out) / fmt::format("case_{}", seed)).string();
@@ -265,8 +263,9 @@ Command agent_command() {
             auto sout = std::make_shared<std::string>();
             auto sflags = std::make_shared<SynthTargetFlags>();
             CLI::App* synth = sub.add_subcommand(
-                "synth", "synthesize the agent (tpu_noc_mem_agent) as `tpugen synth` does: the gates, the resources "
-                         "(LUT, FF, RAM), the handoff");
+                "synth",
+                "synthesize the agent (tpu_noc_mem_agent) as `tpugen synth` does: the gates, the resources "
+                "(LUT, FF, RAM), the handoff");
             synth->add_option("--out", *sout, "the output directory (created if needed)")->required();
             add_synth_target_flags(*synth, *sflags);
             if (loaded->spec) add_build_param_flags(*synth, *sparams, loaded->spec->agent.parameters, "");
@@ -279,11 +278,15 @@ Command agent_command() {
               if (fuzz->parsed()) return run_agent_fuzz(*loaded->noc, *loaded->spec, *f);
               if (synth->parsed()) {
                 const hdl::SysnodeContext sctx(*loaded->noc, *loaded->spec, resolve_mover_params(*loaded->spec),
-                                              resolve_agent_params(*loaded->spec, *sparams));
-                const SysnodeSynthUnit unit{"agent synth", hdl::kAgentTop, "tpugen memory agent (system node)", "agent",
-                                            false, true, [](const hdl::SysnodeContext& c, const std::string& dir) {
-                                              (void)hdl::generate_agent(c, dir);
-                                            }};
+                                               resolve_agent_params(*loaded->spec, *sparams));
+                const SysnodeSynthUnit unit{
+                    "agent synth",
+                    hdl::kAgentTop,
+                    "tpugen memory agent (system node)",
+                    "agent",
+                    false,
+                    true,
+                    [](const hdl::SysnodeContext& c, const std::string& dir) { (void)hdl::generate_agent(c, dir); }};
                 return run_sysnode_synth(unit, sctx, *sflags, *sout);
               }
               return kBadInput;

@@ -24,6 +24,8 @@
 //     WRITE_TOO_LONG      a write with len > WRITE_MAX_LEN
 //     WRITE_OPEN          a write from a source whose write is still open
 //                         (src_open_i: its slot, a discard slot too)
+//     WRITE_SLOTS_FULL    a write while every slot of the port holds an
+//                         open write or a discard slot (slots_full_i)
 //
 // The stream geometry: E = entry_words, 0 meaning ..._ZERO_MEANS and above
 // ..._ABOVE_MAX meaning ..._ABOVE_MEANS; count 0 meaning ..._ZERO_MEANS.
@@ -31,6 +33,7 @@
 module tpu_agent_decode (
   input  logic [tpu_agent_pkg::FLIT_W-1:0]            flit_i,
   input  logic                                        src_open_i,   // the flit's source has a write open
+  input  logic                                        slots_full_i, // every slot is open (or discarding)
   output logic                                        is_error_o,   // an ERROR flit: dropped
   output logic                                        is_data_o,    // MEM_WR_DATA
   output logic                                        is_read_o,    // MEM_RD_REQ
@@ -125,6 +128,7 @@ module tpu_agent_decode (
     broken[tpu_agent_pkg::RULE_MISALIGNED]         = request && misaligned;
     broken[tpu_agent_pkg::RULE_WRITE_TOO_LONG]     = is_write_o && (32'(len_o) > tpu_agent_pkg::WRITE_MAX_LEN);
     broken[tpu_agent_pkg::RULE_WRITE_OPEN]         = is_write_o && src_open_i;
+    broken[tpu_agent_pkg::RULE_WRITE_SLOTS_FULL]   = is_write_o && slots_full_i;
   end
 
   // The first broken rule in the spec's order (RULE_ORDER, position 0 first).

@@ -14,22 +14,23 @@
 //   ERROR                         dropped, counted (errors_in_o)
 //   a rule broken                 a JErr job; a refused MEM_WR_REQ of a
 //                                 source with no write open also opens a
-//                                 discard slot (needs a free slot)
+//                                 discard slot, unless every slot is open
+//                                 (it waits for a DRAIN slot to free)
 //   MEM_RD_REQ                    a read job and the read's run of words
 //                                 (addr, words - 1) in the read queue
-//   MEM_WR_REQ                    opens a slot (waits for a free one)
+//   MEM_WR_REQ                    opens a slot (waits for a DRAIN slot to
+//                                 free; with every slot open it is refused,
+//                                 WRITE_SLOTS_FULL)
 //   MEM_WR_DATA, no write open    dropped, counted (stray_o)
 //   MEM_WR_DATA, discard slot     consumed, counted (discarded_o)
 //   MEM_WR_DATA, open slot        its word into the slot; the final one
 //                                 (counted, not `last`) closes the write and
 //                                 queues a JWrite job
 //   (a data flit whose `last` disagrees with its place: last_mismatch_o)
-// So a MEM_WR_REQ finding every slot taken waits at the head of the queue
-// until a slot frees: a DRAIN slot frees on its own, but an open one only
-// with its data, which cannot pass the waiting request. WR_SLOTS is a
-// capacity: more sources with writes open at once on one port than slots,
-// their data behind another source's MEM_WR_REQ, block the port (the
-// contract's "one reassembly slot per source" needs WR_SLOTS sources).
+// A wait at the head is for something that frees without the intake: a job
+// or read-queue place (the answers drain to the NoC), or a DRAIN slot (its
+// words drain to memory). Never for an open write's data, which may be
+// queued behind the head: hence WRITE_SLOTS_FULL.
 //
 // Reads: the read queue's runs are issued a word a cycle (rd_*) to the shared
 // AXI read path, each only with a place reserved in the response FIFO (a
@@ -140,29 +141,30 @@ module tpu_agent_port (
   logic [EIdxW-1:0]       h_e_m1;
   logic [NPeerW-1:0]      h_n_peer;
   logic [PeerW-1:0]       h_peers;
-  logic                   match, match_discard, match_final, free;
+  logic                   match, match_discard, match_final, free, full;
   logic [HdrW-1:0]        match_hdr;
 
   tpu_agent_decode u_decode (
-    .flit_i    (head),
-    .src_open_i(match),
-    .is_error_o(is_error),
-    .is_data_o (is_data),
-    .is_read_o (is_read),
-    .is_write_o(is_write),
-    .refuse_o  (refuse),
-    .rule_o    (h_rule),
-    .hdr_o     (h_hdr),
-    .src_o     (h_src),
-    .last_o    (h_last),
-    .stream_o  (h_stream),
-    .addr_o    (h_addr),
-    .len_o     (h_len),
-    .words_m1_o(h_words_m1),
-    .count_m1_o(h_count_m1),
-    .e_m1_o    (h_e_m1),
-    .n_peer_o  (h_n_peer),
-    .peers_o   (h_peers)
+    .flit_i      (head),
+    .src_open_i  (match),
+    .slots_full_i(full),
+    .is_error_o  (is_error),
+    .is_data_o   (is_data),
+    .is_read_o   (is_read),
+    .is_write_o  (is_write),
+    .refuse_o    (refuse),
+    .rule_o      (h_rule),
+    .hdr_o       (h_hdr),
+    .src_o       (h_src),
+    .last_o      (h_last),
+    .stream_o    (h_stream),
+    .addr_o      (h_addr),
+    .len_o       (h_len),
+    .words_m1_o  (h_words_m1),
+    .count_m1_o  (h_count_m1),
+    .e_m1_o      (h_e_m1),
+    .n_peer_o    (h_n_peer),
+    .peers_o     (h_peers)
   );
 
   // --- The dispatcher -----------------------------------------------------------------
@@ -172,7 +174,7 @@ module tpu_agent_port (
   logic [HdrW-1:0] job_hdr;
   logic stray, discard, errin, mismatch;
   logic opens_discard;
-  assign opens_discard = is_write && !match;  // a refused write of a source with none open
+  assign opens_discard = is_write && !match && !full;  // a refused write of a source with none open, a slot left
 
   always_comb begin
     head_pop     = 1'b0;
@@ -246,6 +248,7 @@ module tpu_agent_port (
     .match_final_o  (match_final),
     .match_hdr_o    (match_hdr),
     .free_o         (free),
+    .full_o         (full),
     .open_i         (slot_open),
     .open_discard_i (slot_discard),
     .open_hdr_i     (h_hdr),

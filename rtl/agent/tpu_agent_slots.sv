@@ -12,6 +12,11 @@
 // a source with none; match_o finds it). DRAIN is not: a write is done, for
 // its source, with its final data flit, and the source may open another.
 //
+// full_o counts the model's open writes: with every slot OPEN or DISCARD a
+// MEM_WR_REQ is refused (WRITE_SLOTS_FULL). A DRAIN slot is not free either,
+// but it frees itself without the intake, so a request waiting for it
+// (free_o low, full_o low) waits a bounded time.
+//
 // The dispatcher (tpu_agent_port) does at most one thing a cycle:
 //   open_i  the free slot (free_o, the lowest) takes a MEM_WR_REQ: OPEN, or
 //           DISCARD with open_discard_i, with its header, address and len
@@ -42,6 +47,7 @@ module tpu_agent_slots #(
   output logic                                   match_final_o,    // its next data flit is its last
   output logic [tpu_agent_pkg::HEADER_W-1:0]     match_hdr_o,      // its MEM_WR_REQ's header
   output logic                                   free_o,           // a slot is free
+  output logic                                   full_o,           // every slot is OPEN or DISCARD
   // the dispatcher's action this cycle
   input  logic                                   open_i,
   input  logic                                   open_discard_i,
@@ -87,7 +93,7 @@ module tpu_agent_slots #(
   logic [LenW-1:0]       len_q  [Slots];
 
   // --- The lookup ---------------------------------------------------------------------
-  logic [Slots-1:0] hit, idle;
+  logic [Slots-1:0] hit, idle, taken;
   for (genvar s = 0; s < Slots; s++) begin : g_lookup
     logic [1:0]                      st;
     logic [tpu_agent_pkg::POS_W-1:0] sx, sy;                       // its source
@@ -96,6 +102,7 @@ module tpu_agent_slots #(
     assign sy      = hdr_q[s][tpu_agent_pkg::SRC_Y_LSB - tpu_agent_pkg::PAYLOAD_W +: tpu_agent_pkg::SRC_Y_W];
     assign hit[s]  = ((st == SOpen) || (st == SDiscard)) && ({sy, sx} == src_i);
     assign idle[s] = st == SFree;
+    assign taken[s] = (st == SOpen) || (st == SDiscard);
   end
 
   // The matched slot, and the lowest free one.
@@ -109,6 +116,7 @@ module tpu_agent_slots #(
     end
   end
   assign free_o = idle != '0;
+  assign full_o = &taken;
 
   logic [1:0]      st_m;                                         // the matched slot's state and count
   logic [LenW-1:0] beat_m;
@@ -252,6 +260,12 @@ module tpu_agent_slots #(
     .clk_i (clk_i),
     .rst_ni(rst_ni),
     .bad_i (open_i && (!free_o || match_o || data_i))
+  );
+  // A write is never opened past the slots (the decoder refuses it: WRITE_SLOTS_FULL).
+  tpu_assert_never u_open_when_full (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (open_i && full_o)
   );
   tpu_assert_never u_data_without_slot (
     .clk_i (clk_i),

@@ -43,7 +43,7 @@ sim::AgentRtlResult as_model(const agent::AgentStimulus& s, const agent::AgentEx
 
 }  // namespace
 
-TEST_CASE("agent campaign: cases are reproducible, keep within the slots and write disjoint regions", "[agent][fuzz]") {
+TEST_CASE("agent campaign: cases are reproducible and write disjoint regions", "[agent][fuzz]") {
   const SystemNodeSpec& spec = test::shipped_system_node_spec();
   for (const auto& [ports, slots] : std::vector<std::pair<int, int>>{{1, 4}, {2, 1}, {4, 2}}) {
     INFO("ports " << ports << " slots " << slots);
@@ -59,7 +59,6 @@ TEST_CASE("agent campaign: cases are reproducible, keep within the slots and wri
       CHECK(x.stimulus.image == y.stimulus.image);
       CHECK(x.conditions == y.conditions);
       REQUIRE(static_cast<int>(x.stimulus.ports.size()) == ports);
-      CHECK(agent::capacity_violation(spec, codec(), p, x).empty());
       flits += agent::case_flits(x);
       // Each port's served writes stay in a region no other port writes, and
       // no read names a word any write names.
@@ -146,7 +145,7 @@ TEST_CASE("agent campaign: a failing case shrinks to the flits that fail it, and
     c = agent::random_case(rng, spec, codec(), agent::case_shape(p));
     if (!judge(c).empty() && agent::case_flits(c) > 30) break;
   }
-  const agent::AgentShrunk s = agent::shrink_case(spec, codec(), p, c, "a stream", judge, 400);
+  const agent::AgentShrunk s = agent::shrink_case(c, "a stream", judge, 400);
   CHECK(agent::case_flits(s.c) == 1);
   CHECK(s.failure == "a stream");
   CHECK(s.c.conditions.latency == 0);

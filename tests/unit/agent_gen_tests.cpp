@@ -3,6 +3,7 @@
 // addresses), the configuration's files, and the agent's deliberate defects.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <regex>
 #include <string>
 
 #include "hdl/injected_bugs.h"
@@ -22,8 +23,10 @@ hdl::SysnodeContext context(const SystemNodeSpec& spec, const std::map<std::stri
 
 /// The line of `text` that declares `name` (localparam ... NAME = ...).
 std::string param_line(const std::string& text, const std::string& name) {
-  const auto at = text.find(" " + name + " ");
-  if (at == std::string::npos) return {};
+  const std::regex decl("\\blocalparam\\b[^\n=]* " + name + " +=");
+  std::smatch m;
+  if (!std::regex_search(text, m, decl)) return {};
+  const auto at = static_cast<std::size_t>(m.position(0));
   const auto begin = text.rfind('\n', at) + 1;
   return text.substr(begin, text.find('\n', at) - begin);
 }
@@ -59,7 +62,7 @@ TEST_CASE("agent gen: tpu_agent_pkg holds the specs' fields, codes, served addre
   CHECK(param_line(pkg, "SERVE_VALUE").find("40'h0") != std::string::npos);
   CHECK(param_line(pkg, "SERVE_LSB_MIN").find("= 36;") != std::string::npos);
   // The spec's order: TYPE_NOT_SERVED first (index 0 at the low end).
-  CHECK(param_line(pkg, "RULE_ORDER").find("{3'd4, 3'd3, 3'd2, 3'd1, 3'd0}") != std::string::npos);
+  CHECK(param_line(pkg, "RULE_ORDER").find("{3'd5, 3'd4, 3'd3, 3'd2, 3'd1, 3'd0}") != std::string::npos);
   CHECK(param_line(pkg, "WRITE_MAX_LEN").find("= 7;") != std::string::npos);
   CHECK(param_line(pkg, "MEM_PORTS").find("= 3;") != std::string::npos);
   CHECK(param_line(pkg, "WR_SLOTS").find("= 2;") != std::string::npos);
@@ -77,8 +80,9 @@ TEST_CASE("agent gen: the error rules' order is the spec's, and a rule the RTL h
   text.insert(text.find(anchor), misaligned);
   const SystemNodeSpec reordered = load_system_node_spec_text(text, "reordered.yaml", test::shipped_noc_spec());
   const std::string pkg = hdl::emit_tpu_agent_pkg(context(reordered));
-  CHECK(param_line(pkg, "RULE_ORDER").find("{3'd4, 3'd3, 3'd1, 3'd2, 3'd0}") != std::string::npos);
-  CHECK(pkg.find("TYPE_NOT_SERVED, MISALIGNED, ADDRESS_NOT_SERVED, WRITE_TOO_LONG, WRITE_OPEN") != std::string::npos);
+  CHECK(param_line(pkg, "RULE_ORDER").find("{3'd5, 3'd4, 3'd3, 3'd1, 3'd2, 3'd0}") != std::string::npos);
+  CHECK(pkg.find("TYPE_NOT_SERVED, MISALIGNED, ADDRESS_NOT_SERVED, WRITE_TOO_LONG, WRITE_OPEN, WRITE_SLOTS_FULL") !=
+        std::string::npos);
 
   const SystemNodeSpec unknown = load_system_node_spec_text(
       test::edited_text(path, "{name: WRITE_OPEN,", "{name: WRITE_CLOSED,"), "unknown.yaml", test::shipped_noc_spec());

@@ -13,10 +13,11 @@
 #include <random>
 #include <vector>
 
+#include "agent_flits_support.h"
+#include "memory_image_support.h"
 #include "model/agent/agent_model.h"
 #include "model/mover/memory.h"
 #include "noc/codec.h"
-#include "memory_image_support.h"
 #include "test_support.h"
 
 using namespace tpugen;
@@ -30,11 +31,9 @@ using noc::Header;
 
 namespace {
 
-// noc.yaml's type codes and system_node.yaml's agent rule codes.
-constexpr std::uint32_t kRdReq = 0x0, kWrReq = 0x1, kRdResp = 0x2, kWrAck = 0x3, kWrData = 0x4, kCuInst = 0x5,
-                        kError = 0xF;
-constexpr std::uint32_t kTypeNotServed = 16, kAddressNotServed = 17, kMisaligned = 18, kWriteTooLong = 19,
-                        kWriteOpen = 20, kAxiResponse = 21;
+using test::kAddressNotServed, test::kAxiResponse, test::kCuInst, test::kError, test::kMisaligned, test::kRdReq,
+    test::kRdResp, test::kTypeNotServed, test::kWrAck, test::kWrData, test::kWriteOpen, test::kWriteSlotsFull,
+    test::kWriteTooLong, test::kWrReq, test::word_of_seed;
 // noc.yaml's address map: aperture bit 39, mesh bits 37:36.
 constexpr std::uint64_t kAperture1 = std::uint64_t{1} << 39, kMesh1 = std::uint64_t{1} << 36;
 
@@ -51,101 +50,20 @@ MoverMemory patterned() { return test::patterned_image(); }
 
 MoverWord word_at(const MoverMemory& m, std::uint64_t address) { return test::image_word(m, address); }
 
-MoverWord word_of_seed(std::uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  MoverWord w{};
-  for (auto& b : w) b = static_cast<std::uint8_t>(rng());
-  return w;
-}
-
-/// A word as hex digits, byte 31 first (byte k is bits [8k+7:8k]).
-std::string hex_of(const MoverWord& w) {
-  std::string s;
-  for (int k = 31; k >= 0; --k) s += fmt::format("{:02x}", w[static_cast<std::size_t>(k)]);
-  return s;
-}
-
 Header header(Coord dst, Coord src, std::uint32_t type, std::uint32_t txn, std::uint32_t last, std::uint32_t rsvd) {
-  return {static_cast<std::uint32_t>(dst.x),
-          static_cast<std::uint32_t>(dst.y),
-          static_cast<std::uint32_t>(src.x),
-          static_cast<std::uint32_t>(src.y),
-          type,
-          txn,
-          last,
-          rsvd};
+  return test::flit_header(dst, src, type, txn, last, rsvd);
 }
 
-/// A request's fields, in this order, each defaulted.
-struct Req {
-  Req(std::uint32_t type_ = kRdReq, Coord src_ = kReq, std::uint32_t txn_ = 0, std::uint64_t addr_ = kBase,
-      std::uint64_t len_ = 0, bool stream_ = false, std::uint64_t count_ = 0, std::uint64_t entry_words_ = 0,
-      std::vector<Coord> peers_ = {})
-      : type(type_),
-        src(src_),
-        txn(txn_),
-        addr(addr_),
-        len(len_),
-        stream(stream_),
-        count(count_),
-        entry_words(entry_words_),
-        peers(std::move(peers_)) {}
-  std::uint32_t type;
-  Coord src;
-  std::uint32_t txn;
-  std::uint64_t addr;
-  std::uint64_t len;
-  bool stream;
-  std::uint64_t count;
-  std::uint64_t entry_words;
-  std::vector<Coord> peers;  ///< n_peer = peers.size()
-};
-
-Flit request(const Req& r) {
-  const noc::Codec& c = codec();
-  Flit f;
-  c.set_header(f, header(kAgent, r.src, r.type, r.txn, 0, 0));
-  c.set(f, "mem_req.addr", r.addr);
-  c.set(f, "mem_req.len", r.len);
-  c.set(f, "mem_req.flags.STREAM", r.stream ? 1 : 0);
-  c.set(f, "mem_req.count", r.count);
-  c.set(f, "mem_req.entry_words", r.entry_words);
-  c.set(f, "mem_req.n_peer", r.peers.size());
-  for (std::size_t k = 0; k < r.peers.size(); ++k) {
-    c.set(f, fmt::format("mem_req.peer[{}].x", k), static_cast<std::uint64_t>(r.peers[k].x));
-    c.set(f, fmt::format("mem_req.peer[{}].y", k), static_cast<std::uint64_t>(r.peers[k].y));
-  }
-  return f;
-}
-
-Flit data(Coord src, const MoverWord& w, bool last) {
-  Flit f;
-  codec().set_header(f, header(kAgent, src, kWrData, 0, last ? 1 : 0, 0));
-  codec().set_hex(f, "data.word", hex_of(w));
-  return f;
-}
-
+Flit request(const test::AgentRequest& r) { return test::request_flit(codec(), kAgent, r); }
+Flit data(Coord src, const MoverWord& w, bool last) { return test::data_flit(codec(), kAgent, src, w, last); }
 /// The MEM_RD_RESP the contract names.
 Flit rd_resp(Coord to, std::uint32_t txn, bool last, std::uint32_t word_index, const MoverWord& w) {
-  Flit f;
-  codec().set_header(f, header(to, kAgent, kRdResp, txn, last ? 1 : 0, word_index));
-  codec().set_hex(f, "data.word", hex_of(w));
-  return f;
+  return test::rd_resp_flit(codec(), kAgent, to, txn, last, word_index, w);
 }
-
-Flit wr_ack(Coord to, std::uint32_t txn) {
-  Flit f;
-  codec().set_header(f, header(to, kAgent, kWrAck, txn, 1, 0));
-  return f;
-}
-
+Flit wr_ack(Coord to, std::uint32_t txn) { return test::wr_ack_flit(codec(), kAgent, to, txn); }
 /// The ERROR flit the contract names: to `to`, from the agent, the offending txn, last 1, rsvd 0.
 Flit error_to(Coord to, const Flit& offending, std::uint32_t rule) {
-  Flit f;
-  codec().set_header(f, header(to, kAgent, kError, codec().header(offending).txn, 1, 0));
-  codec().set(f, "error.rule", rule);
-  codec().set(f, "error.header", codec().header_bits(offending));
-  return f;
+  return test::error_flit_to(codec(), kAgent, to, offending, rule);
 }
 
 struct Fixture {
@@ -300,18 +218,41 @@ TEST_CASE("agent: interleaved writes from three sources are each reassembled", "
   for (std::uint64_t k = 0; k < 4; ++k) CHECK(word_at(fx.mem, kBase + 0x500 + 32 * k) == word_of_seed(30 + k));
   CHECK(fx.agent.writes() == 4);
   CHECK(fx.agent.open_writes() == 0);
-  CHECK(fx.agent.counters().over_capacity == 0);
   CHECK(fx.agent.counters().max_open_writes == 3);
 }
 
-TEST_CASE("agent: a write with all slots taken is accepted, counted over capacity", "[agent]") {
+TEST_CASE("agent: a write with every slot open is refused WRITE_SLOTS_FULL, its data is stray, the open writes go on",
+          "[agent]") {
   Fixture fx;
+  const MoverMemory before = patterned();
   const int slots = fx.agent.write_slots();
   CHECK(slots == 4);  // system_node.yaml's WR_SLOTS default
-  for (int s = 0; s <= slots; ++s) CHECK(fx.agent.accept(request({kWrReq, {s, 0}, 0, kBase + 0x40 * s, 0})).empty());
-  CHECK(fx.agent.counters().over_capacity == 1);
-  for (int s = 0; s <= slots; ++s)
-    check_flits(fx.agent.accept(data({s, 0}, word_of_seed(100), true)), {wr_ack({s, 0}, 0)});
+  for (int s = 0; s < slots; ++s) CHECK(fx.agent.accept(request({kWrReq, {s, 0}, 0, kBase + 0x40 * s, 0})).empty());
+  CHECK(fx.agent.open_writes() == slots);
+  // One more source: refused, and no slot opened for it.
+  const Flit over = request({kWrReq, {slots, 0}, 5, kBase + 0x40 * slots, 1});
+  check_flits(fx.agent.accept(over), {error_to({slots, 0}, over, kWriteSlotsFull)});
+  CHECK(fx.agent.beats_awaited({slots, 0}) == std::nullopt);
+  // Its two data flits, queued behind it, are dropped; the open writes' data completes them.
+  CHECK(fx.agent.accept(data({slots, 0}, word_of_seed(200), false)).empty());
+  CHECK(fx.agent.accept(data({slots, 0}, word_of_seed(201), true)).empty());
+  CHECK(fx.agent.stray_data_flits() == 2);
+  CHECK(word_at(fx.mem, kBase + 0x40 * slots) == word_at(before, kBase + 0x40 * slots));
+  // A refused write of another rule opens no discard slot either while they are full.
+  const Flit too_long = request({kWrReq, {slots + 1, 0}, 6, kBase, 8});
+  check_flits(fx.agent.accept(too_long), {error_to({slots + 1, 0}, too_long, kWriteTooLong)});
+  CHECK(fx.agent.beats_awaited({slots + 1, 0}) == std::nullopt);
+  // A source with its own write open is told WRITE_OPEN, the earlier rule.
+  const Flit again = request({kWrReq, {0, 0}, 7, kBase, 0});
+  check_flits(fx.agent.accept(again), {error_to({0, 0}, again, kWriteOpen)});
+  for (int s = 0; s < slots; ++s)
+    check_flits(fx.agent.accept(data({s, 0}, word_of_seed(100 + s), true)), {wr_ack({s, 0}, 0)});
+  for (int s = 0; s < slots; ++s) CHECK(word_at(fx.mem, kBase + 0x40 * s) == word_of_seed(100 + s));
+  // With a slot free again the refused source is served.
+  CHECK(fx.agent.accept(request({kWrReq, {slots, 0}, 8, kBase + 0x40 * slots, 0})).empty());
+  check_flits(fx.agent.accept(data({slots, 0}, word_of_seed(202), true)), {wr_ack({slots, 0}, 8)});
+  CHECK(fx.agent.counters().errors_sent.at("WRITE_SLOTS_FULL") == 1);
+  CHECK(fx.agent.counters().max_open_writes == static_cast<std::uint64_t>(slots));
 }
 
 TEST_CASE("agent: bad input is answered by the first rule it breaks, one ERROR flit", "[agent]") {
@@ -490,7 +431,7 @@ TEST_CASE("agent: random flits, garbage included, never throw and get their expe
   std::mt19937_64 rng(20240611);
   auto below = [&rng](std::uint64_t n) { return rng() % n; };
   Fixture fx;
-  const std::vector<Coord> sources{{0, 0}, {2, 3}, {3, 0}, {1, 2}};
+  const std::vector<Coord> sources{{0, 0}, {2, 3}, {3, 0}, {1, 2}}, extra{{5, 5}, {6, 1}, {7, 7}, {4, 4}};
   struct Open {
     std::uint64_t left = 0;
     bool discard = false;
@@ -503,8 +444,11 @@ TEST_CASE("agent: random flits, garbage included, never throw and get their expe
     Header h = codec().header(f);
     const std::uint64_t pick = below(100);
     h.type = pick < 30 ? kRdReq : pick < 50 ? kWrReq : pick < 85 ? kWrData : static_cast<std::uint32_t>(below(16));
-    if (below(10) != 0) {
-      const Coord s = sources[below(sources.size())];
+    // Mostly four sources; now and then four more (more sources than slots:
+    // WRITE_SLOTS_FULL), or the garbage's own source (not for a write, whose
+    // slot a source never heard from again would hold for ever).
+    if (below(10) != 0 || h.type == kWrReq || below(2) == 0) {
+      const Coord s = below(10) != 0 ? sources[below(sources.size())] : extra[below(extra.size())];
       h.src_x = static_cast<std::uint32_t>(s.x);
       h.src_y = static_cast<std::uint32_t>(s.y);
     }
@@ -559,10 +503,12 @@ TEST_CASE("agent: random flits, garbage included, never throw and get their expe
         refusal = kWriteTooLong;
       } else if (h.type == kWrReq && open.count(src)) {
         refusal = kWriteOpen;
+      } else if (h.type == kWrReq && open.size() >= 4) {  // WR_SLOTS' default
+        refusal = kWriteSlotsFull;
       }
       if (refusal) {
         expected = 1;
-        if (h.type == kWrReq && !open.count(src)) open[src] = {len + 1, true};
+        if (h.type == kWrReq && !open.count(src) && open.size() < 4) open[src] = {len + 1, true};
       } else if (h.type == kWrReq) {
         open[src] = {len + 1, false};
       } else {
@@ -594,7 +540,8 @@ TEST_CASE("agent: random flits, garbage included, never throw and get their expe
   CHECK(fx.agent.errors_dropped() == dropped);
   CHECK(fx.agent.open_writes() == static_cast<int>(open.size()));
   for (const auto& [s, o] : open) CHECK(fx.agent.beats_awaited(s) == static_cast<int>(o.left));
-  CHECK(answers > 4000);  // the mix exercises reads, streams and writes, not refusals alone
-  CHECK(fx.agent.writes() > 40);
+  CHECK(answers > 4000);          // the mix exercises reads, streams and writes, not refusals alone
+  CHECK(fx.agent.writes() > 30);  // fewer than before WRITE_SLOTS_FULL: eight sources share four slots
   CHECK(fx.agent.reads() > 100);
+  CHECK(fx.agent.counters().errors_sent.count("WRITE_SLOTS_FULL") == 1);
 }

@@ -20,8 +20,8 @@ namespace {
 /// The request rules the hand-written agent computes, by name, in the order
 /// of its RULE_<NAME> indices (rtl/agent/tpu_agent_decode.sv). AXI_RESPONSE
 /// is memory's answer, not a check of the request, and has a code only.
-constexpr std::array<std::string_view, 5> kRequestRules = {"TYPE_NOT_SERVED", "ADDRESS_NOT_SERVED", "MISALIGNED",
-                                                           "WRITE_TOO_LONG", "WRITE_OPEN"};
+constexpr std::array<std::string_view, 6> kRequestRules = {"TYPE_NOT_SERVED", "ADDRESS_NOT_SERVED", "MISALIGNED",
+                                                           "WRITE_TOO_LONG",  "WRITE_OPEN",         "WRITE_SLOTS_FULL"};
 constexpr std::string_view kAxiRule = "AXI_RESPONSE";
 
 /// A flit field by its codec path: <PREFIX>_LSB (bit of the flit) and _W.

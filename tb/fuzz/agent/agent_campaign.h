@@ -19,9 +19,8 @@
 /// `last` that disagrees, stray data, ERROR flits in, reads and writes of
 /// words memory answers SLVERR or DECERR, runs across 4 KB pages. Every port
 /// writes only a region of its own, and nothing reads what is written
-/// (agent_run.h); and no port ever has more sources with a write open than
-/// WR_SLOTS when another source opens one (more would block the port: a
-/// documented capacity, docs/mem_agent.md).
+/// (agent_run.h). A sixth of the ports have one source more than WR_SLOTS, so
+/// that writes find every slot open (WRITE_SLOTS_FULL).
 #pragma once
 
 #include <cstdint>
@@ -65,19 +64,12 @@ struct AgentCaseShape {
 [[nodiscard]] AgentCase random_case(Rng& rng, const SystemNodeSpec& spec, const noc::Codec& codec,
                                     const AgentCaseShape& shape);
 
-/// Whether a case keeps within the capacity the RTL is built for: at every
-/// MEM_WR_REQ that opens a slot (its source has no write open, by the
-/// port's model), fewer than WR_SLOTS writes are open on the port. Empty
-/// when it does, else why not.
-[[nodiscard]] std::string capacity_violation(const SystemNodeSpec& spec, const noc::Codec& codec,
-                                             const NocParams& agent_params, const AgentCase& c);
-
 /// The agent's coverage model: named bins "family/name" a campaign should
 /// reach, counted over its cases (their stimulus, conditions and the
 /// models' results). Families: rule (every error rule answered, by name),
 /// read (plain, stream, long, across a page), stream (each E, count > 1,
 /// each number of peers), write (acknowledged, eight beats, interleaved
-/// between sources, the slots full), data (stray, discarded, `last`
+/// between sources, every slot open at once), data (stray, discarded, `last`
 /// mismatch), input (an ERROR flit dropped), ports (flits on every port),
 /// conditions (latency, stalls, backpressure).
 class AgentCoverage : public fuzz::BinCoverage {
@@ -101,12 +93,10 @@ struct AgentShrunk {
 
 /// Make a failing case smaller while it still fails: plain conditions, no
 /// gaps, no SLVERR words, a port's flits all dropped, then runs of flits
-/// dropped (halves, quarters, ... single flits), each candidate kept when it
-/// keeps within the capacity and `judge` still fails it. At most `budget`
-/// candidates.
-[[nodiscard]] AgentShrunk shrink_case(const SystemNodeSpec& spec, const noc::Codec& codec,
-                                      const NocParams& agent_params, const AgentCase& c, const std::string& failure,
-                                      const AgentJudge& judge, int budget = 200);
+/// dropped (halves, quarters, ... single flits), each candidate kept when
+/// `judge` still fails it. At most `budget` candidates.
+[[nodiscard]] AgentShrunk shrink_case(const AgentCase& c, const std::string& failure, const AgentJudge& judge,
+                                      int budget = 200);
 
 /// The command that replays a case written to `dir`.
 [[nodiscard]] std::string replay_command(const std::string& dir, const NocParams& agent_params,

@@ -85,7 +85,8 @@ AgentModel::AgentModel(const SystemNodeSpec& spec, const noc::Codec& codec, noc:
   };
   const Known known[] = {{"TYPE_NOT_SERVED", &type_not_served_}, {"ADDRESS_NOT_SERVED", &address_not_served_},
                          {"MISALIGNED", &misaligned_},           {"WRITE_TOO_LONG", &write_too_long_},
-                         {"WRITE_OPEN", &write_open_},           {"AXI_RESPONSE", &axi_response_}};
+                         {"WRITE_OPEN", &write_open_},           {"WRITE_SLOTS_FULL", &write_slots_full_},
+                         {"AXI_RESPONSE", &axi_response_}};
   for (const Known& k : known) {
     bool found = false;
     for (const SysCode& r : spec.agent.error_rules)
@@ -135,6 +136,8 @@ const AgentModel::Rule* AgentModel::refusal(const noc::Flit& in, const noc::Head
       if (is_write && len_.get(in) > write_max_len_) return r;
     } else if (r == &write_open_) {
       if (is_write && slots_.count(h.src())) return r;
+    } else if (r == &write_slots_full_) {
+      if (is_write && slots_full()) return r;
     }
   }
   return nullptr;
@@ -189,13 +192,13 @@ std::vector<noc::Flit> AgentModel::accept(const noc::Flit& in) {
   if (const Rule* r = refusal(in, h, is_write)) {
     ++counters_.refused;
     send_error(in, *r, h.src(), out);
-    // A refused write whose source has none open consumes its data flits.
-    if (is_write && r != &write_open_ && !slots_.count(h.src())) {
+    // A refused write whose source has none open consumes its data flits,
+    // in a slot of its own when one is left.
+    if (is_write && !slots_.count(h.src()) && !slots_full()) {
       Slot s;
       s.request = in;
       s.beats = static_cast<int>(len_.get(in)) + 1;
       s.discard = true;
-      if (static_cast<int>(slots_.size()) >= wr_slots_) ++counters_.over_capacity;
       slots_.emplace(h.src(), std::move(s));
       counters_.max_open_writes = std::max<std::uint64_t>(counters_.max_open_writes, slots_.size());
     }
@@ -261,7 +264,6 @@ void AgentModel::write_request(const noc::Flit& in, const noc::Header& h, std::v
   s.addr = addr_.get(in);
   s.beats = static_cast<int>(len_.get(in)) + 1;
   s.words.reserve(static_cast<std::size_t>(s.beats));
-  if (static_cast<int>(slots_.size()) >= wr_slots_) ++counters_.over_capacity;
   slots_.emplace(h.src(), std::move(s));
   counters_.max_open_writes = std::max<std::uint64_t>(counters_.max_open_writes, slots_.size());
 }

@@ -27,14 +27,17 @@
 ///     a stream) is outside [0, 2^address_bits) or breaks `serves`; MISALIGNED
 ///     when addr is not word-aligned; WRITE_TOO_LONG (writes) when len >
 ///     write_max_len; WRITE_OPEN (writes) when the source has a write open (a
-///     discard slot, below, is one: its data is still to come). A refused
-///     request is answered with ONE ERROR flit, when it arrives. A refused
-///     MEM_WR_REQ whose source has no write open opens a discard slot that
-///     consumes its len+1 data flits (the contract says so for WRITE_TOO_LONG;
-///     tpugen: ADDRESS_NOT_SERVED and MISALIGNED alike); one refused while its
-///     source has a write open (WRITE_OPEN, or an earlier rule) changes
-///     nothing: the open write goes on, and the data flits that follow are its
-///     own (a data flit names no request).
+///     discard slot, below, is one: its data is still to come);
+///     WRITE_SLOTS_FULL (writes) when WR_SLOTS writes, discard slots too, are
+///     open. A refused request is answered with ONE ERROR flit, when it
+///     arrives. A refused MEM_WR_REQ whose source has no write open opens a
+///     discard slot that consumes its len+1 data flits (the contract says so
+///     for WRITE_TOO_LONG; tpugen: ADDRESS_NOT_SERVED and MISALIGNED alike),
+///     when a slot is left: with every slot open (WRITE_SLOTS_FULL, or an
+///     earlier rule then) its data flits find no write open and are dropped as
+///     stray; one refused while its source has a write open (WRITE_OPEN, or an
+///     earlier rule) changes nothing: the open write goes on, and the data
+///     flits that follow are its own (a data flit names no request).
 ///   - a plain read (STREAM 0): len+1 beats from addr, one MEM_RD_RESP each to
 ///     the requester, txn echoed, `last` on the final beat, rsvd 0; the peers
 ///     are ignored, and the 4 KB rule is the requester's (the model reads
@@ -64,10 +67,12 @@
 /// Timing. The model is untimed: the answers to one request are sent in full
 /// when the request (a write: its final data flit) is accepted, so the flits
 /// one accept() returns all answer one source's one request.
-/// WR_SLOTS is a capacity, not a semantic: a MEM_WR_REQ arriving with every
-/// slot taken by other sources is accepted (the RTL back-pressures it until a
-/// slot frees; the order of acceptance is what the model sees) and counted in
-/// over_capacity.
+/// WR_SLOTS is a semantic, not only a capacity: the slots count open writes
+/// (and discard slots) in arrival order, which the RTL counts alike, so
+/// WRITE_SLOTS_FULL is decided by the flits alone. (A request that waited for
+/// a slot instead could hang the port: the open writes' data may be queued
+/// behind it. The RTL still waits for a slot whose complete write drains to
+/// memory, which needs nothing from the intake.)
 ///
 /// The comparison contract. The RTL may interleave the answers of different
 /// requests, but for every pair (requesting source S, destination D) the flits
@@ -103,7 +108,6 @@ struct AgentCounters {
   std::uint64_t discarded_data_flits = 0;  ///< MEM_WR_DATA consumed by a refused write
   std::uint64_t data_last_mismatches = 0;  ///< data flits whose `last` disagrees with their place in the write
   std::uint64_t errors_dropped = 0;        ///< ERROR flits that arrived: dropped, never answered
-  std::uint64_t over_capacity = 0;         ///< writes opened while WR_SLOTS slots were taken by other sources
   std::uint64_t max_open_writes = 0;       ///< the most writes (discard slots too) open at once
   std::map<std::string, std::uint64_t, std::less<>> errors_sent;  ///< ERROR flits sent, by rule name
 };
@@ -163,6 +167,8 @@ class AgentModel {
   /// The first error rule the request breaks (nullptr: none).
   [[nodiscard]] const Rule* refusal(const noc::Flit& in, const noc::Header& h, bool is_write) const;
   [[nodiscard]] bool served(std::uint64_t addr) const;
+  /// Every slot holds an open write (or a discard slot).
+  [[nodiscard]] bool slots_full() const { return static_cast<int>(slots_.size()) >= wr_slots_; }
   void send_error(const noc::Flit& offending, const Rule& rule, noc::Coord to, std::vector<noc::Flit>& out);
   [[nodiscard]] noc::Flit data_flit(std::uint32_t type, noc::Coord to, std::uint32_t txn, std::uint32_t last,
                                     std::uint32_t rsvd, const mover::MoverWord* word) const;
@@ -176,7 +182,8 @@ class AgentModel {
   int address_bits_ = 40;
   std::uint32_t txn_modulus_ = 256;
   std::uint32_t t_rd_req_ = 0, t_wr_req_ = 0, t_wr_data_ = 0, t_rd_resp_ = 0, t_wr_ack_ = 0, t_error_ = 0;
-  Rule type_not_served_, address_not_served_, misaligned_, write_too_long_, write_open_, axi_response_;
+  Rule type_not_served_, address_not_served_, misaligned_, write_too_long_, write_open_, write_slots_full_,
+      axi_response_;
   std::vector<const Rule*> request_rules_;  ///< the request rules in the spec's order
   std::vector<Served> serves_;
   noc::FieldRef addr_, len_, stream_, count_, entry_words_, n_peer_, word_;
