@@ -8,8 +8,8 @@
 // one for the destination.
 //
 // start_i takes the walker's registers (the mover's register file may change
-// them while the move runs). Setup then takes DIMS cycles, one dimension a
-// cycle from the innermost, with one multiplier: each dimension's reach
+// them while the move runs). Setup then takes ndim cycles (one for ndim 0),
+// one live dimension a cycle from the innermost, with one multiplier: each dimension's reach
 // ((count - 1) x stride), the extremes of the address offset, the element
 // count and the two checks the mover makes at GO (a stride that is not a
 // word multiple, a bound axis that is on). It also prepares, for every
@@ -129,6 +129,13 @@ module tpu_mover_walker #(
   assign count_k    = {1'b0, c1_k} + (CountW + 1)'(1);
   assign elems_next = (ElemsW + CountW + 1)'(elems_q) * (ElemsW + CountW + 1)'(count_k);
 
+  // Setup starts at the innermost live dimension: a dead one (at or past
+  // ndim) has count 1, reaches nothing and is never the one a step
+  // increments, so its figures are not needed.
+  logic [DimW-1:0] k_first;
+  assign k_first = (ndim_i == '0) ? '0
+                 : (32'(ndim_i) > Dims) ? DimW'(Dims - 1) : DimW'(32'(ndim_i) - 1);
+
   function automatic logic feeds(input logic [SelW-1:0] sel, input int axis);
     if (axis == 0) feeds = tpu_mover_pkg::BOUND_SEL_FEEDS_0[sel];
     else feeds = tpu_mover_pkg::BOUND_SEL_FEEDS_1[sel];
@@ -142,7 +149,7 @@ module tpu_mover_walker #(
     end else if (start_i) begin
       setup_q <= 1'b1;
       ready_q <= 1'b0;
-      k_q     <= DimW'(Dims - 1);
+      k_q     <= k_first;
     end else if (setup_q) begin
       k_q <= k_q - DimW'(1);
       if (k_q == '0) begin
