@@ -3,7 +3,8 @@
 // mixes on the RTL under Verilator (tb/sim/agent_engine.h) against one
 // reference model a port (tb/model/agent), flit by flit as the comparison
 // contract allows, and shrinks a disagreement into a reproducer that
-// `agent fuzz --replay` runs again.
+// `agent fuzz --replay` runs again; `agent bench` (cmd_agent_bench.cpp)
+// prints the bench mixes' cycles and utilization.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/agent_commands.h"
 #include "cli/cli.h"
 #include "cli/rtl_engine_flags.h"
 #include "cli/synth_flags.h"
@@ -259,6 +261,10 @@ Command agent_command() {
             fuzz->add_option("--inject-bug", f->inject_bug)->group("");
             add_rtl_cache_flags(*fuzz, f->rtl, "RTL engine");
             if (loaded->spec) add_build_param_flags(*fuzz, f->params, loaded->spec->agent.parameters, "");
+            auto bench_opts = std::make_shared<AgentBenchOpts>();
+            bench_opts->rtl.max_cycles = sim::AgentRunConditions{}.max_cycles;
+            CLI::App* bench =
+                add_agent_bench_command(sub, *bench_opts, loaded->spec ? &loaded->spec->agent.parameters : nullptr);
             auto sparams = std::make_shared<std::map<std::string, std::string>>();
             auto sout = std::make_shared<std::string>();
             auto sflags = std::make_shared<SynthTargetFlags>();
@@ -269,13 +275,14 @@ Command agent_command() {
             synth->add_option("--out", *sout, "the output directory (created if needed)")->required();
             add_synth_target_flags(*synth, *sflags);
             if (loaded->spec) add_build_param_flags(*synth, *sparams, loaded->spec->agent.parameters, "");
-            return [gen, fuzz, synth, f, loaded, params, out, inject_bug, sparams, sout, sflags]() {
+            return [gen, fuzz, bench, synth, f, bench_opts, loaded, params, out, inject_bug, sparams, sout, sflags]() {
               if (!loaded->error.empty()) {
                 fmt::print(stderr, "tpugen: {}\n", loaded->error);
                 return kBadInput;
               }
               if (gen->parsed()) return run_agent_gen(*loaded->noc, *loaded->spec, *params, *out, *inject_bug);
               if (fuzz->parsed()) return run_agent_fuzz(*loaded->noc, *loaded->spec, *f);
+              if (bench->parsed()) return run_agent_bench(*loaded->noc, *loaded->spec, *bench_opts);
               if (synth->parsed()) {
                 const hdl::SysnodeContext sctx(*loaded->noc, *loaded->spec, resolve_mover_params(*loaded->spec),
                                                resolve_agent_params(*loaded->spec, *sparams));

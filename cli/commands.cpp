@@ -98,19 +98,22 @@ const std::vector<CommandDoc>& command_docs() {
        "--json report.json\ntpugen mover run --move examples/mover/generate.json --engine both --latency 20 "
        "--stall 0.2\ntpugen mover fuzz --count 2000 --coverage\ntpugen mover bench",
        "docs/system_node.md"},
-      {"agent", "tpugen agent gen|fuzz|synth",
+      {"agent", "tpugen agent gen|fuzz|bench|synth",
        "The system node's memory agent of spec/system_node.yaml: generate its SystemVerilog (MEM_PORTS NoC "
        "endpoints, plain and stream reads with multicast, writes reassembled per source, an ERROR flit for every bad "
-       "input), and fuzz the RTL under Verilator with random request mixes from several sources, flit by flit "
-       "against one reference model a port.",
+       "input), fuzz the RTL under Verilator with random request mixes from several sources, flit by flit "
+       "against one reference model a port, benchmark its throughput, synthesize it.",
        "gen writes tpu_agent_pkg (from the specs) and the hand-written agent (--mem-ports, --intake-depth, "
-       "--wr-slots, --rd-bursts set its build parameters). fuzz runs --count random cases from --seed: each "
+       "--wr-slots, --rd-bursts, --rd-burst-cap, --rd-words, --wr-bursts set its build parameters). fuzz runs --count "
+       "random cases from --seed: each "
        "port's flits injected with random gaps, its output back-pressured, the AXI memory with latency, stalls and "
        "SLVERR / DECERR words; per (requesting source, destination) the flits must equal the model's, the counters "
        "and the memory image too, with no hang and no AXI protocol error. A disagreement shrinks (flits dropped) "
-       "into a reproducer that --replay DIR runs again. synth runs tpugen synth's flow on tpu_noc_mem_agent.",
+       "into a reproducer that --replay DIR runs again. bench runs four request mixes (a long stream, multicast, "
+       "plain reads and writes from four sources) at memory latency 0 and 50 and prints their cycles and the "
+       "busiest channel's utilization. synth runs tpugen synth's flow on tpu_noc_mem_agent.",
        "tpugen agent gen --mem-ports 2 --out agent\ntpugen agent fuzz --count 500 --seed 1 --mem-ports 2 "
-       "--wr-slots 2\ntpugen agent fuzz --replay agent_fuzz_out/case_17",
+       "--wr-slots 2\ntpugen agent fuzz --replay agent_fuzz_out/case_17\ntpugen agent bench",
        "docs/mem_agent.md"},
       {"sysnode", "tpugen sysnode gen|synth",
        "The whole system node: the memory agent and the memory mover, their AXI4 masters joined onto one port by an "

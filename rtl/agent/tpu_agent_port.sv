@@ -98,7 +98,7 @@ module tpu_agent_port (
   localparam int BeatW    = (Beats > 1) ? $clog2(Beats) : 1;
   localparam int JobDepth = 8;                                      // answers waiting (the completion queue's depth too)
   localparam int ReadQ    = 4;                                      // read runs waiting to be issued
-  localparam int RspDepth = 32;                                     // read words reserved ahead (credits)
+  localparam int RspDepth = tpu_agent_pkg::RD_WORDS;                // read words reserved ahead (credits)
   localparam int CreditW  = $clog2(RspDepth + 1);
   localparam int JobW     = 2 + HdrW + RuleW + LenW + CountW + EIdxW + NPeerW + PeerW;
   localparam int RunW     = WAddrW + NumW;

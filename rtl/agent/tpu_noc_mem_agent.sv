@@ -20,7 +20,7 @@
 //
 // The AXI master (ID 0; the system node's multiplexer adds the master's
 // prefix). Reads: every port's words go through one tpu_axi_rd (RD_BURSTS
-// bursts in flight, bursts of up to MAX_BURST words that never cross
+// bursts in flight, bursts of up to RD_BURST_CAP words that never cross
 // BOUNDARY bytes), a port keeping the grant for a whole run of words (so a
 // run is one burst, or a few at page boundaries), round robin between runs;
 // the words come back in order and go to their port (read_owner). Writes:
@@ -99,10 +99,9 @@ module tpu_noc_mem_agent (
   localparam int WordBytes  = tpu_agent_pkg::WORD_BYTES;
   localparam int LenW       = tpu_agent_pkg::MEM_REQ_LEN_W;
   localparam int Beats      = tpu_agent_pkg::WRITE_MAX_BEATS;
-  localparam int RspDepth   = 32;                                   // tpu_agent_port's credits a port
-  localparam int ReadsOwed  = P * RspDepth;                         // read words in flight, at most
-  localparam int WrBursts   = 8;                                    // write bursts awaiting their B
-  localparam int WrInFlight = 8;                                    // writes handed over, not yet acknowledged
+  localparam int ReadsOwed  = P * tpu_agent_pkg::RD_WORDS;          // read words in flight, at most (the ports' credits)
+  localparam int WrBursts   = tpu_agent_pkg::WR_BURSTS;             // write bursts awaiting their B
+  localparam int WrInFlight = tpu_agent_pkg::WR_BURSTS;             // writes handed over, not yet acknowledged
   localparam int PendW      = $clog2(WrBursts * Beats + Beats + 1) + 1;  // words sent, their AW not yet taken
 
   // --- The ports ----------------------------------------------------------------------
@@ -202,7 +201,7 @@ module tpu_noc_mem_agent (
     .req_valid_i(rd_any),
     .req_ready_o(rd_ready),
     .req_addr_i (rd_addr[32'(rd_sel)*AddrW +: AddrW]),
-    .cap_i      (8'(tpu_agent_pkg::MAX_BURST - 1)),
+    .cap_i      (8'(tpu_agent_pkg::RD_BURST_CAP - 1)),
     .rsp_valid_o(rd_rsp_valid),
     .rsp_ready_i(1'b1),                                             // every port reserved its words' places
     .rsp_data_o (rsp_data),
