@@ -185,7 +185,8 @@ module tpu_noc_mem_agent (
     end
   end
 
-  logic rd_rsp_valid, rd_err;
+  logic rd_rsp_valid, rd_err, rd_committed;
+  logic [8:0] rd_words;
   tpu_axi_rd #(
     .ReqBytes   (WordBytes),
     .Id         (0),
@@ -202,6 +203,9 @@ module tpu_noc_mem_agent (
     .req_ready_o(rd_ready),
     .req_addr_i (rd_addr[32'(rd_sel)*AddrW +: AddrW]),
     .cap_i      (8'(tpu_agent_pkg::RD_BURST_CAP - 1)),
+    .run_i      (8'd0),                                             // runs gather their bursts as they come
+    .req_words_o(rd_words),
+    .committed_o(rd_committed),
     .rsp_valid_o(rd_rsp_valid),
     .rsp_ready_i(1'b1),                                             // every port reserved its words' places
     .rsp_data_o (rsp_data),
@@ -374,7 +378,7 @@ module tpu_noc_mem_agent (
   assign idle_o = (&port_idle) && !wo_valid && (wr_pend_q == '0);
 
   logic unused;
-  assign unused = ^{b_id_i, r_id_i, wo_usage, ro_valid, ro_ready};
+  assign unused = ^{b_id_i, r_id_i, wo_usage, ro_valid, ro_ready, rd_words, rd_committed};
 
 `ifdef TPU_ASSERT
   // Every read word is owed to a port, and the owners' queue never fills

@@ -15,6 +15,12 @@
 // and the AR payload holds until the handshake; rsp_valid_o passes r_valid_i
 // through, whose payload AXI holds stable.
 //
+// A request with run_i != 0 commits a burst for itself and the run_i
+// requests sure to follow (tpu_axi_burst): its AR leaves with the first of
+// them; req_words_o says how many responses a request brings if taken now
+// (0 for a committed burst's later one), so that the user can reserve their
+// places; the core ties run_i to 0.
+//
 // The master's address, data and ID widths, its burst rules and the bursts in
 // flight a stream may have are parameters (the core's AXI top passes
 // tpu_axi_pkg's, from the AXI spec; the memory mover its spec's), and the
@@ -46,6 +52,9 @@ module tpu_axi_rd #(
   output logic                      req_ready_o,
   input  logic [AddrW-1:0]          req_addr_i,
   input  logic [7:0]                cap_i,            // beats - 1 of the longest burst, < MaxBurst
+  input  logic [7:0]                run_i,            // requests sure to follow at consecutive addresses (0: unknown)
+  output logic [8:0]                req_words_o,      // responses the request owes if taken now (tpu_axi_burst)
+  output logic                      committed_o,      // a committed burst's requests are still due
   // the core's responses, in request order
   output logic                      rsp_valid_o,
   input  logic                      rsp_ready_i,
@@ -76,6 +85,7 @@ module tpu_axi_rd #(
   logic [AddrW-1:0] open_addr;
   logic [7:0]       open_len;
   logic [TrkW-1:0]  trk_push_data, trk_data;
+  logic [7:0]       commit_len;
 
   tpu_axi_burst #(
     .ReqBytes(ReqBytes),
@@ -89,8 +99,12 @@ module tpu_axi_rd #(
     .req_addr_i,
     .cap_i,
     .hold_i(1'b0),
+    .run_i,
     .room_i(1'b1),
     .req_take_o(req_ready_o),
+    .req_words_o,
+    .commit_len_o(commit_len),
+    .committed_o,
     .issue_ready_i(trk_push_ready),
     .close_o(close),
     .open_addr_o(open_addr),
@@ -144,6 +158,6 @@ module tpu_axi_rd #(
   // A record's length is counted off in u_bursts; the lane takes the beat's
   // low bits only.
   logic unused;
-  assign unused = ^{trk_data[7:0], beat};
+  assign unused = ^{trk_data[7:0], beat, commit_len};
 
 endmodule

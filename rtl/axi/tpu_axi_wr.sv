@@ -66,6 +66,9 @@ module tpu_axi_wr #(
   logic             beat_push_ready, wlen_push_ready, ack_push_ready, close, beat_push;
   logic [AddrW-1:0] open_addr;
   logic [7:0]       open_len;
+  logic [8:0]       burst_words;        // writes commit no bursts (run_i 0)
+  logic [7:0]       burst_commit_len;
+  logic             burst_committed;
 
   tpu_axi_burst #(
     .ReqBytes(ReqBytes),
@@ -79,8 +82,12 @@ module tpu_axi_wr #(
     .req_addr_i,
     .cap_i,
     .hold_i(1'b0),
+    .run_i(8'd0),
     .room_i(beat_push_ready),
     .req_take_o(beat_push),
+    .req_words_o(burst_words),
+    .commit_len_o(burst_commit_len),
+    .committed_o(burst_committed),
     .issue_ready_i(wlen_push_ready && ack_push_ready),
     .close_o(close),
     .open_addr_o(open_addr),
@@ -191,6 +198,7 @@ module tpu_axi_wr #(
   // The burst's start address is on AW already; the beats carry their lanes;
   // the W and B records are their lengths only.
   logic unused;
-  assign unused = ^{beat_usage, open_addr, wlen, wbeat, ack_len, ack_beat};
+  assign unused = ^{beat_usage, open_addr, wlen, wbeat, ack_len, ack_beat, burst_words, burst_commit_len,
+                    burst_committed};
 
 endmodule

@@ -19,7 +19,11 @@
 // figures, and the walk stands at its first element.
 //
 // Each step_i moves to the next element in walk order; at the last element
-// (last_o) a step changes nothing: the walker holds it. addr_o is the
+// (last_o) a step changes nothing: the walker holds it. run_o counts the
+// elements that follow the current one in its row of the innermost live
+// dimension (they are sure to come: the walk ends only after the row), and
+// contig_o says whether that dimension steps one word (so that they are at
+// consecutive addresses), for a reader that commits bursts ahead. addr_o is the
 // element's byte address, in_bounds_o whether both axes hold it: an axis is
 // off with extent 0, else its 16-bit two's complement coordinate (axis base
 // plus index x step over the dimensions that feed it) is in [0, extent).
@@ -46,6 +50,7 @@ module tpu_mover_walker #(
   input  logic [tpu_mover_pkg::AXES*tpu_mover_pkg::AXIS_EXTENT_W-1:0]         extent_i,
   // the walk's figures, from ready_o until the next start_i
   output logic                                                      ready_o,
+  output logic                                                      finishing_o,    // setup ends this cycle: ready_o next
   output logic                                                      span_ok_o,      // offsets within signed 32 bits
   output logic signed [tpu_mover_pkg::ADDR_W+1:0]                   lowest_o,       // the lowest element address
   output logic signed [tpu_mover_pkg::ADDR_W+1:0]                   highest_o,      // the highest
@@ -57,7 +62,9 @@ module tpu_mover_walker #(
   input  logic                                                      step_i,
   output logic [tpu_mover_pkg::ADDR_W-1:0]                          addr_o,
   output logic                                                      in_bounds_o,
-  output logic                                                      last_o
+  output logic                                                      last_o,
+  output logic [7:0]                                                run_o,          // elements after this one in its innermost row, saturating
+  output logic                                                      contig_o        // the innermost dimension's stride is one word
 );
 
   localparam int Dims    = tpu_mover_pkg::DIMS;
@@ -82,6 +89,14 @@ module tpu_mover_walker #(
   logic [Axes*CoordW-1:0]  abase_q;
   logic [Axes*ExtW-1:0]    extent_q;
   logic [Dims*CountW-1:0]  c1_d;
+  logic [DimW-1:0]         inner_q;     // the innermost live dimension (0 for ndim 0)
+
+  // Setup starts at the innermost live dimension: a dead one (at or past
+  // ndim) has count 1, reaches nothing and is never the one a step
+  // increments, so its figures are not needed.
+  logic [DimW-1:0] k_first;
+  assign k_first = (ndim_i == '0) ? '0
+                 : (32'(ndim_i) > Dims) ? DimW'(Dims - 1) : DimW'(32'(ndim_i) - 1);
 
   always_comb begin
     c1_d = '0;
@@ -93,6 +108,7 @@ module tpu_mover_walker #(
 
   always_ff @(posedge clk_i) begin
     if (start_i) begin
+      inner_q  <= k_first;
       base_q   <= AddrW'(base_i);
       c1_q     <= c1_d;
       stride_q <= stride_i;
@@ -128,13 +144,6 @@ module tpu_mover_walker #(
   logic [CountW:0]          count_k;   // count (1 for 0)
   assign count_k    = {1'b0, c1_k} + (CountW + 1)'(1);
   assign elems_next = (ElemsW + CountW + 1)'(elems_q) * (ElemsW + CountW + 1)'(count_k);
-
-  // Setup starts at the innermost live dimension: a dead one (at or past
-  // ndim) has count 1, reaches nothing and is never the one a step
-  // increments, so its figures are not needed.
-  logic [DimW-1:0] k_first;
-  assign k_first = (ndim_i == '0) ? '0
-                 : (32'(ndim_i) > Dims) ? DimW'(Dims - 1) : DimW'(32'(ndim_i) - 1);
 
   function automatic logic feeds(input logic [SelW-1:0] sel, input int axis);
     if (axis == 0) feeds = tpu_mover_pkg::BOUND_SEL_FEEDS_0[sel];
@@ -185,6 +194,7 @@ module tpu_mover_walker #(
   end
 
   assign ready_o      = ready_q;
+  assign finishing_o  = setup_q && (k_q == '0);
   assign span_ok_o    = (pos_q <= SumW'(32'sh7fff_ffff)) && (neg_q >= -SumW'(64'sh8000_0000));
   assign lowest_o     = $signed({2'b00, base_q}) + (AddrW + 2)'(neg_q);
   assign highest_o    = $signed({2'b00, base_q}) + (AddrW + 2)'(pos_q);
@@ -240,6 +250,11 @@ module tpu_mover_walker #(
       end
     end
   end
+
+  logic [CountW-1:0] row_left;
+  assign row_left    = c1_q[inner_q*CountW +: CountW] - idx_q[inner_q*CountW +: CountW];
+  assign run_o       = (row_left > CountW'(255)) ? 8'd255 : 8'(row_left);
+  assign contig_o    = $signed(stride_q[inner_q*StrideW +: StrideW]) == StrideW'(tpu_mover_pkg::WORD_BYTES);
 
   assign addr_o      = addr_q;
   assign in_bounds_o = in_bounds;

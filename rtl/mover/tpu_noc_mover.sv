@@ -354,13 +354,15 @@ module tpu_noc_mover (
   // The walkers
   // ---------------------------------------------------------------------------
   logic src_step, dst_step;
-  logic src_ready, dst_ready, src_span_ok, dst_span_ok;
+  logic src_ready, dst_ready, src_span_ok, dst_span_ok, src_finishing, dst_finishing;
   logic signed [AddrW+1:0] src_lowest, src_highest, dst_lowest, dst_highest;
   logic [ElemsW-1:0] src_elems, dst_elems;
   logic [2:0]        src_mod8, dst_mod8;
   logic              src_misaligned, dst_misaligned, src_has_bound, dst_has_bound;
   logic [AddrW-1:0]  src_addr, dst_addr;
   logic              src_in, dst_in, src_last, dst_last;
+  logic [7:0]        src_run, dst_run;
+  logic              src_contig, dst_contig;
 
   tpu_mover_walker #(
     .ElemsW(ElemsW)
@@ -377,6 +379,7 @@ module tpu_noc_mover (
     .abase_i     (r_abase[tpu_mover_pkg::WALKER_SOURCE*Axes*tpu_mover_pkg::AXIS_ABASE_W +: Axes*tpu_mover_pkg::AXIS_ABASE_W]),
     .extent_i    (r_extent[tpu_mover_pkg::WALKER_SOURCE*Axes*tpu_mover_pkg::AXIS_EXTENT_W +: Axes*tpu_mover_pkg::AXIS_EXTENT_W]),
     .ready_o     (src_ready),
+    .finishing_o (src_finishing),
     .span_ok_o   (src_span_ok),
     .lowest_o    (src_lowest),
     .highest_o   (src_highest),
@@ -387,7 +390,9 @@ module tpu_noc_mover (
     .step_i      (src_step),
     .addr_o      (src_addr),
     .in_bounds_o (src_in),
-    .last_o      (src_last)
+    .last_o      (src_last),
+    .run_o       (src_run),
+    .contig_o    (src_contig)
   );
 
   tpu_mover_walker #(
@@ -405,6 +410,7 @@ module tpu_noc_mover (
     .abase_i     (r_abase[tpu_mover_pkg::WALKER_DESTINATION*Axes*tpu_mover_pkg::AXIS_ABASE_W +: Axes*tpu_mover_pkg::AXIS_ABASE_W]),
     .extent_i    (r_extent[tpu_mover_pkg::WALKER_DESTINATION*Axes*tpu_mover_pkg::AXIS_EXTENT_W +: Axes*tpu_mover_pkg::AXIS_EXTENT_W]),
     .ready_o     (dst_ready),
+    .finishing_o (dst_finishing),
     .span_ok_o   (dst_span_ok),
     .lowest_o    (dst_lowest),
     .highest_o   (dst_highest),
@@ -415,7 +421,9 @@ module tpu_noc_mover (
     .step_i      (dst_step),
     .addr_o      (dst_addr),
     .in_bounds_o (dst_in),
-    .last_o      (dst_last)
+    .last_o      (dst_last),
+    .run_o       (dst_run),
+    .contig_o    (dst_contig)
   );
 
   // ---------------------------------------------------------------------------
@@ -474,6 +482,10 @@ module tpu_noc_mover (
   logic                df_valid, df_ready, df_pop;
   logic [WordW-1:0]    df_data;
   logic                credit_ok;
+  logic                rd_credit_ok;  // places for every word the read brings (a committed burst's, at its first)
+  logic [8:0]          rd_words;      // words the read brings if taken now (tpu_axi_rd)
+  logic                rd_committed;  // a committed read burst's elements are still due
+  logic [7:0]          rd_run;        // reads sure to follow at consecutive addresses
   logic                gen_fire;      // a GENERATE word enters the Philox pipeline (its place reserved)
   logic [OwedW-1:0]    owed_q;        // write addresses queued whose beat has not gone out on W
   logic [BurstsW-1:0]  bursts_q;      // write bursts closed (AW loaded) whose B has not come
@@ -484,9 +496,17 @@ module tpu_noc_mover (
   logic [AddrW-1:0]    af_addr_in;
   logic                err_q;
 
-  assign credit_ok = 32'(credit_q) < ReadAhead;
-  assign df_pop    = df_valid && df_ready;
-  assign rd_fire   = rd_valid && rd_ready;
+  logic [CreditW-1:0] credit_d;
+  logic [OwedW-1:0]   owed_d;
+  logic [BurstsW-1:0] bursts_d;
+  assign credit_d = credit_q + (rd_fire ? CreditW'(rd_words) : CreditW'(0)) + CreditW'(gen_fire) - CreditW'(df_pop);
+  assign owed_d   = owed_q + OwedW'(af_push) - OwedW'(wr_fire);
+  assign bursts_d = bursts_q + BurstsW'(aw_close) - BurstsW'(b_fire);
+
+  assign credit_ok    = 32'(credit_q) < ReadAhead;
+  assign rd_credit_ok = 32'(credit_q) + 32'(rd_words) <= ReadAhead;
+  assign df_pop       = df_valid && df_ready;
+  assign rd_fire      = rd_valid && rd_ready;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -494,9 +514,9 @@ module tpu_noc_mover (
       owed_q   <= '0;
       bursts_q <= '0;
     end else begin
-      credit_q <= credit_q + CreditW'(rd_fire) + CreditW'(gen_fire) - CreditW'(df_pop);
-      owed_q   <= owed_q + OwedW'(af_push) - OwedW'(wr_fire);
-      bursts_q <= bursts_q + BurstsW'(aw_close) - BurstsW'(b_fire);
+      credit_q <= credit_d;
+      owed_q   <= owed_d;
+      bursts_q <= bursts_d;
     end
   end
 
@@ -666,9 +686,24 @@ module tpu_noc_mover (
   logic              it_last;            // the element issued is the walk's last
   logic [AddrW-1:0]  gather_addr;
 
-  assign run  = (state_q == SRun) && !issue_done_q;
-  // An AXI error stops the issue; XFORM only between entries.
-  assign stop = err_q && (!is_xform || (x_elem_q == '0));
+  // The walk issues from SRun, and already in SCheck once the GO-time checks
+  // pass (a move other than GATHER, whose index load comes first).
+  logic run_state;
+  assign run_state = (state_q == SRun) ||
+                     ((state_q == SCheck) && !is_gather && (check_fault == tpu_mover_pkg::FAULT_NONE));
+  assign run       = run_state && !issue_done_q;
+  // An AXI error stops the issue; XFORM only between entries, and a committed
+  // read burst only after its last element (its words are on their way).
+  assign stop = err_q && !rd_committed && (!is_xform || (x_elem_q == '0));
+
+  // A COPY with no bound axis reads every element, so the rest of a source
+  // row that steps one word is sure to follow: its read burst is committed
+  // with its first element (tpu_axi_burst), as long as the destination's row
+  // (the walk goes on through it) and the read-ahead buffer hold it.
+  logic [7:0] run_min;
+  assign run_min = (src_run < dst_run) ? src_run : dst_run;
+  assign rd_run  = (run_state && is_copy && !src_has_bound && !dst_has_bound && src_contig)
+                 ? ((32'(run_min) > ReadAhead - 1) ? 8'(ReadAhead - 1) : run_min) : 8'd0;
 
   assign gather_addr = src_base_q + AddrW'(row_off) + woff_q;
 
@@ -710,12 +745,12 @@ module tpu_noc_mover (
 
   // Everything the element needs but the read port's ready (which depends on
   // its valid): the read's valid rises only with the rest in place.
-  assign others_ok = run && !stop && (!need_read || credit_ok) && (!need_op || op_ready) &&
+  assign others_ok = run && !stop && (!need_read || rd_credit_ok) && (!need_op || op_ready) &&
                      (!need_waddr || af_room) && (!need_gen || (ph_ready && credit_ok)) &&
                      (!need_row || row_valid);
   assign fire      = others_ok && (!need_read || rd_ready);
 
-  assign rd_valid  = ((state_q == SLoad) && (32'(il_sent_q) < 32'(index_words)) && credit_ok) ||
+  assign rd_valid  = ((state_q == SLoad) && (32'(il_sent_q) < 32'(index_words)) && rd_credit_ok) ||
                      (others_ok && need_read);
   assign src_step  = fire && (is_copy || is_xform);
   assign dst_step  = is_xform ? (fire && (x_elem_q == x_out - XWordsW'(1))) : fire;
@@ -729,7 +764,7 @@ module tpu_noc_mover (
       issue_done_q <= 1'b0;
     end else if (start) begin
       issue_done_q <= 1'b0;
-    end else if ((state_q == SRun) && ((fire && it_last) || (stop && !issue_done_q))) begin
+    end else if (run_state && ((fire && it_last) || (stop && !issue_done_q))) begin
       issue_done_q <= 1'b1;
     end
   end
@@ -804,6 +839,9 @@ module tpu_noc_mover (
     .req_ready_o(rd_ready),
     .req_addr_i (rd_addr),
     .cap_i      (cap_rd_q),
+    .run_i      (rd_run),
+    .req_words_o(rd_words),
+    .committed_o(rd_committed),
     .rsp_valid_o(rsp_valid),
     .rsp_ready_i(rsp_ready),
     .rsp_data_o (rsp_data),
@@ -877,6 +915,9 @@ module tpu_noc_mover (
   logic [AddrW-1:0]  af_addr, unused_open_addr;
   logic [7:0]        aw_open_len, unused_wlen, unused_wbeat;
   logic [1:0]        unused_af_usage;
+  logic [8:0]        unused_aw_words;     // the write addresses gather their bursts (run_i 0)
+  logic [7:0]        unused_aw_commit;
+  logic              unused_aw_committed;
   assign head_kind = op_data;
 
   // The write addresses in element order (a few ahead of the burst former).
@@ -923,7 +964,11 @@ module tpu_noc_mover (
     .room_i       (1'b1),
     .cap_i        (cap_wr_q),
     .hold_i       (aw_hold_q),
+    .run_i        (8'd0),
     .req_take_o   (af_take),
+    .req_words_o  (unused_aw_words),
+    .commit_len_o (unused_aw_commit),
+    .committed_o  (unused_aw_committed),
     .issue_ready_i(aw_issue_ready),
     .close_o      (aw_close),
     .open_addr_o  (unused_open_addr),
@@ -1001,15 +1046,17 @@ module tpu_noc_mover (
   // The state machine and STATUS
   // ---------------------------------------------------------------------------
   // Done when every read's word is consumed, every write address's beat has
-  // gone out on W (so every burst is closed), and every closed burst has its B.
+  // gone out on W (so every burst is closed), and every closed burst has its
+  // B: as the counts stand after this cycle, so that done_o follows the last
+  // B by one cycle.
   logic drained;
-  assign drained = issue_done_q && (credit_q == '0) && (owed_q == '0) && (bursts_q == '0);
+  assign drained = issue_done_q && (credit_d == '0) && (owed_d == '0) && (bursts_d == '0);
 
   always_comb begin
     state_d = state_q;
     unique case (state_q)
       SIdle:    if (start) state_d = SSetup;
-      SSetup:   if (src_ready && dst_ready) state_d = SCheck;
+      SSetup:   if ((src_ready || src_finishing) && (dst_ready || dst_finishing)) state_d = SCheck;
       SCheck: begin
         if (check_fault != tpu_mover_pkg::FAULT_NONE) state_d = SDone;
         else if (is_gather) state_d = SLoad;
@@ -1063,7 +1110,7 @@ module tpu_noc_mover (
 
   logic unused;
   assign unused = ^{b_id_i, r_id_i, src_elems, dst_mod8, op_usage, data_usage, row_off[RowOffW-1:AddrW],
-                   dst_base_q[AddrW-1:AlignW]};
+                   dst_base_q[AddrW-1:AlignW], dst_contig, unused_aw_words, unused_aw_commit, unused_aw_committed};
 
 `ifdef TPU_ASSERT
   // Every read finds its place in the read-ahead buffer.

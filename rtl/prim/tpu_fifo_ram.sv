@@ -7,8 +7,11 @@
 // Hand-written primitive of tpugen, copied unchanged into every generated
 // configuration. Stream rule (PULP common_cells): valid_o never depends on
 // ready_i; once valid_o rises, data_o holds until the handshake (the skid's
-// FIFO and its assertions). An item pushed into an empty FIFO is at the
-// output two cycles later; after that one item a cycle passes at full rate.
+// FIFO and its assertions). An item pushed into an empty FIFO (nothing in
+// the memory, nothing on its way out of it, room in the stage) goes straight
+// into the stage and is at the output the next cycle (still a register: no
+// path from the input to the output within a cycle); otherwise it goes
+// through the memory, two cycles more; one item a cycle passes at full rate.
 //
 // The memory is read whenever it holds an item and the stage will have room
 // for it (tpu_skid's room_o); a row written in a cycle is never read in the
@@ -41,13 +44,18 @@ module tpu_fifo_ram #(
 
   logic [PtrW-1:0] wptr_q, rptr_q;
   logic [CntW-1:0] count_q;      // items in the memory
-  logic            push, read, read_q, room, pop, unused_empty;
+  logic            push, read, read_q, room, pop, unused_empty, bypass, stored;
   logic [Width-1:0] rdata;
   logic [1:0]      stage_q;      // items in the stage or on their way to it
 
   assign ready_o = count_q != CntW'(Depth);
   assign push    = valid_i && ready_o;
   assign read    = (count_q != '0) && room;
+  // Straight into the stage: the memory empty, no read of it arriving, and
+  // the stage (which holds stage_q items then) not full (its FIFO takes an
+  // item only with an entry free at the start of the cycle).
+  assign bypass  = push && (count_q == '0) && !read_q && (stage_q < 2'd2);
+  assign stored  = push && !bypass;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -57,11 +65,11 @@ module tpu_fifo_ram #(
       read_q  <= 1'b0;
       stage_q <= '0;
     end else begin
-      if (push) wptr_q <= (32'(wptr_q) == Depth - 1) ? '0 : wptr_q + PtrW'(1);
+      if (stored) wptr_q <= (32'(wptr_q) == Depth - 1) ? '0 : wptr_q + PtrW'(1);
       if (read) rptr_q <= (32'(rptr_q) == Depth - 1) ? '0 : rptr_q + PtrW'(1);
-      count_q <= count_q + CntW'(push) - CntW'(read);
+      count_q <= count_q + CntW'(stored) - CntW'(read);
       read_q  <= read;
-      stage_q <= stage_q + 2'(read) - 2'(pop);
+      stage_q <= stage_q + 2'(read) + 2'(bypass) - 2'(pop);
     end
   end
 
@@ -70,7 +78,7 @@ module tpu_fifo_ram #(
     .Depth(Depth)
   ) u_ram (
     .clk_i  (clk_i),
-    .we_i   (push),
+    .we_i   (stored),
     .waddr_i(wptr_q),
     .wdata_i(data_i),
     .re_i   (read),
@@ -84,8 +92,8 @@ module tpu_fifo_ram #(
   ) u_stage (
     .clk_i  (clk_i),
     .rst_ni (rst_ni),
-    .valid_i(read_q),
-    .data_i (rdata),
+    .valid_i(read_q || bypass),                     // never both: a bypass needs no read arriving
+    .data_i (read_q ? rdata : data_i),
     .valid_o(valid_o),
     .ready_i(ready_i),
     .data_o (data_o),

@@ -405,6 +405,8 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   logic [31:0] core_cycles;
   logic start_taken, core_start, done_event, bases_aligned;
   logic base_error, rresp_error, bresp_error, rd_err_imem, rd_err_ops, wr_err;
+  logic [8:0] rd_words_imem, rd_words_ops;  // the core's reads commit no bursts (run_i 0)
+  logic rd_committed_imem, rd_committed_ops;
 )");
   for (const auto& b : bases) o += fmt::format("  logic [AxiAddrW-1:0] {};\n", b);
   o += "\n";
@@ -541,6 +543,9 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
     .req_ready_o({0}_req_ready),
     .req_addr_i({0}_addr),
     .cap_i(8'(tpu_axi_pkg::MAX_BURST - 1)),
+    .run_i(8'd0),
+    .req_words_o(rd_words_{1}),
+    .committed_o(rd_committed_{1}),
     .rsp_valid_o({0}_rsp_valid),
     .rsp_ready_i({0}_rsp_ready),
     .rsp_data_o({0}_rsp_data),
@@ -643,9 +648,10 @@ std::string emit_tpu_axi_top(const RtlContext& ctx) {
   o += fmt::format(R"(
   // The core's progress and header are for the testbench of tpu_top; BID is
   // the one write ID; ap_done and ap_ready are for the host to read; the AR
-  // grant's index is on ARID already.
+  // grant's index is on ARID already; the read adapters commit no bursts.
   logic unused_core;
-  assign unused_core = ^{{core_progress, core_header, {0}BID, ap_done, ap_ready, ar_idx}};
+  assign unused_core = ^{{core_progress, core_header, {0}BID, ap_done, ap_ready, ar_idx, rd_words_imem, rd_words_ops,
+                         rd_committed_imem, rd_committed_ops}};
 
 endmodule
 )",
