@@ -27,7 +27,9 @@
 // a pending GO counts as busy, of two GOs racing from the two ports exactly
 // one starts a move and each port learns which: rsp_go_o comes with a
 // write's response, high when that write's GO started the move. No GO is
-// lost silently.
+// lost silently. go_now_o is high in the cycle of the write whose GO starts
+// the move: one access is taken a cycle, so the other registers hold the
+// move's values already (the walkers start their setup then).
 module tpu_mover_regs (
   input  logic                                     clk_i,
   input  logic                                     rst_ni,
@@ -55,6 +57,9 @@ module tpu_mover_regs (
   input  logic [tpu_mover_pkg::STATUS_MOVES_DONE_W-1:0] moves_done_i,
   // a move starts: the registers below hold its descriptor this cycle
   output logic                                     go_o,
+  // the GO that starts it is written now: every register but MOVE already
+  // holds the move's (the walkers may start their setup)
+  output logic                                     go_now_o,
   // the move's registers
   output logic [tpu_mover_pkg::MOVE_MODE_W-1:0]          mode_o,
   output logic [tpu_mover_pkg::MOVE_ELEM_WIDTH_W-1:0]    elem_width_o,
@@ -235,6 +240,7 @@ module tpu_mover_regs (
   end
 
   assign go_o             = go_q;
+  assign go_now_o         = go_start;
   assign host_rsp_valid_o = rsp_host_q;
   assign cp_rsp_valid_o   = rsp_cp_q;
   assign host_rsp_rdata_o = rsp_host_q ? rsp_data_q : '0;

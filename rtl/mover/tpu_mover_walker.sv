@@ -8,8 +8,9 @@
 // one for the destination.
 //
 // start_i takes the walker's registers (the mover's register file may change
-// them while the move runs). Setup then takes ndim cycles (one for ndim 0),
-// one live dimension a cycle from the innermost, with one multiplier: each dimension's reach
+// them while the move runs). Setup takes ndim cycles (one for ndim 0), the
+// first the cycle of start_i itself, one live dimension a cycle from the
+// innermost, with one multiplier: each dimension's reach
 // ((count - 1) x stride), the extremes of the address offset, the element
 // count and the two checks the mover makes at GO (a stride that is not a
 // word multiple, a bound axis that is on). It also prepares, for every
@@ -20,8 +21,9 @@
 //
 // Each step_i moves to the next element in walk order; at the last element
 // (last_o) a step changes nothing: the walker holds it. run_o counts the
-// elements that follow the current one in its row of the innermost live
-// dimension (they are sure to come: the walk ends only after the row), and
+// in-bound elements that follow the current one, in bounds too, in its row
+// of the innermost live dimension (they are sure to come: the walk ends only
+// after the row), and
 // contig_o says whether that dimension steps one word (so that they are at
 // consecutive addresses), for a reader that commits bursts ahead. addr_o is the
 // element's byte address, in_bounds_o whether both axes hold it: an axis is
@@ -63,7 +65,7 @@ module tpu_mover_walker #(
   output logic [tpu_mover_pkg::ADDR_W-1:0]                          addr_o,
   output logic                                                      in_bounds_o,
   output logic                                                      last_o,
-  output logic [7:0]                                                run_o,          // elements after this one in its innermost row, saturating
+  output logic [7:0]                                                run_o,          // in-bound elements after this one in its innermost row, saturating
   output logic                                                      contig_o        // the innermost dimension's stride is one word
 );
 
@@ -130,20 +132,51 @@ module tpu_mover_walker #(
   logic [Dims*AddrW-1:0]    rew_q;       // what a step that increments dimension k adds to the address
   logic [Axes*Dims*CoordW-1:0] crew_q;   // ... and to axis a's coordinate, at [(a*Dims+k)*CoordW +: CoordW]
 
-  logic [CountW-1:0]        c1_k;
+  // The dimension a setup step works on: in the cycle of start_i the
+  // innermost live one, from the inputs (the multiplier is free then), so
+  // that ndim 1 needs no cycle more; later k_q's, from the registers.
+  logic                      step;
+  logic [DimW-1:0]           k_now;
+  logic [Dims*CountW-1:0]    c1_src;
+  logic [Dims*StrideW-1:0]   stride_src;
+  logic [Dims*SelW-1:0]      sel_src;
+  logic [Dims*CoordW-1:0]    astep_src;
+  assign step       = start_i || setup_q;
+  assign k_now      = start_i ? k_first : k_q;
+  assign c1_src     = start_i ? c1_d : c1_q;
+  assign stride_src = start_i ? stride_i : stride_q;
+  assign sel_src    = start_i ? sel_i : sel_q;
+  assign astep_src  = start_i ? astep_i : astep_q;
+
+  // What the step adds to: nothing yet in the cycle of start_i.
+  logic signed [SumW-1:0]   suffix_in, pos_in, neg_in;
+  logic [Axes*CoordW-1:0]   asuffix_in;
+  logic [ElemsW-1:0]        elems_in;
+  logic [2:0]               mod8_in;
+  logic                     misaligned_in;
+  assign suffix_in     = start_i ? '0 : suffix_q;
+  assign pos_in        = start_i ? '0 : pos_q;
+  assign neg_in        = start_i ? '0 : neg_q;
+  assign asuffix_in    = start_i ? '0 : asuffix_q;
+  assign elems_in      = start_i ? ElemsW'(1) : elems_q;
+  assign mod8_in       = start_i ? 3'd1 : mod8_q;
+  assign misaligned_in = start_i ? 1'b0 : misaligned_q;
+
+  logic [CountW-1:0]         c1_k;
   logic signed [StrideW-1:0] stride_k;
-  logic signed [ReachW-1:0] reach_k;
-  logic [CoordW-1:0]        areach_k;
-  logic [SelW-1:0]          sel_k;
-  logic [ElemsW+CountW:0]   elems_next;
-  assign c1_k       = c1_q[k_q*CountW +: CountW];
-  assign stride_k   = stride_q[k_q*StrideW +: StrideW];
-  assign sel_k      = sel_q[k_q*SelW +: SelW];
+  logic signed [ReachW-1:0]  reach_k;
+  logic [CoordW-1:0]         astep_k, areach_k;
+  logic [SelW-1:0]           sel_k;
+  logic [ElemsW+CountW:0]    elems_next;
+  assign c1_k       = c1_src[k_now*CountW +: CountW];
+  assign stride_k   = stride_src[k_now*StrideW +: StrideW];
+  assign sel_k      = sel_src[k_now*SelW +: SelW];
+  assign astep_k    = astep_src[k_now*CoordW +: CoordW];
   assign reach_k    = $signed({1'b0, c1_k}) * stride_k;
-  assign areach_k   = CoordW'(c1_k * astep_q[k_q*CoordW +: CoordW]);
+  assign areach_k   = CoordW'(c1_k * astep_k);
   logic [CountW:0]          count_k;   // count (1 for 0)
   assign count_k    = {1'b0, c1_k} + (CountW + 1)'(1);
-  assign elems_next = (ElemsW + CountW + 1)'(elems_q) * (ElemsW + CountW + 1)'(count_k);
+  assign elems_next = (ElemsW + CountW + 1)'(elems_in) * (ElemsW + CountW + 1)'(count_k);
 
   function automatic logic feeds(input logic [SelW-1:0] sel, input int axis);
     if (axis == 0) feeds = tpu_mover_pkg::BOUND_SEL_FEEDS_0[sel];
@@ -156,9 +189,9 @@ module tpu_mover_walker #(
       ready_q <= 1'b0;
       k_q     <= '0;
     end else if (start_i) begin
-      setup_q <= 1'b1;
-      ready_q <= 1'b0;
-      k_q     <= k_first;
+      setup_q <= k_first != '0;
+      ready_q <= k_first == '0;
+      k_q     <= k_first - DimW'(1);
     end else if (setup_q) begin
       k_q <= k_q - DimW'(1);
       if (k_q == '0) begin
@@ -169,32 +202,27 @@ module tpu_mover_walker #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (start_i) begin
-      suffix_q     <= '0;
-      pos_q        <= '0;
-      neg_q        <= '0;
-      asuffix_q    <= '0;
-      elems_q      <= ElemsW'(1);
-      mod8_q       <= 3'd1;
-      misaligned_q <= 1'b0;
-    end else if (setup_q) begin
-      rew_q[k_q*AddrW +: AddrW] <= AddrW'(SumW'(stride_k) - suffix_q);
-      suffix_q <= suffix_q + SumW'(reach_k);
-      if (reach_k > 0) pos_q <= pos_q + SumW'(reach_k);
-      else neg_q <= neg_q + SumW'(reach_k);
+    if (step) begin
+      rew_q[k_now*AddrW +: AddrW] <= AddrW'(SumW'(stride_k) - suffix_in);
+      suffix_q <= suffix_in + SumW'(reach_k);
+      pos_q    <= pos_in + ((reach_k > 0) ? SumW'(reach_k) : '0);
+      neg_q    <= neg_in + ((reach_k > 0) ? '0 : SumW'(reach_k));
       for (int a = 0; a < Axes; a++) begin
-        crew_q[(a*Dims+32'(k_q))*CoordW +: CoordW] <=
-            (feeds(sel_k, a) ? astep_q[k_q*CoordW +: CoordW] : '0) - asuffix_q[a*CoordW +: CoordW];
-        if (feeds(sel_k, a)) asuffix_q[a*CoordW +: CoordW] <= asuffix_q[a*CoordW +: CoordW] + areach_k;
+        crew_q[(a*Dims+32'(k_now))*CoordW +: CoordW] <=
+            (feeds(sel_k, a) ? astep_k : '0) - asuffix_in[a*CoordW +: CoordW];
+        asuffix_q[a*CoordW +: CoordW] <= asuffix_in[a*CoordW +: CoordW] + (feeds(sel_k, a) ? areach_k : '0);
       end
       elems_q      <= (elems_next[ElemsW+CountW:ElemsW] != '0) ? '1 : elems_next[ElemsW-1:0];
-      mod8_q       <= mod8_q * count_k[2:0];
-      misaligned_q <= misaligned_q || ((c1_k != '0) && (stride_k[AlignW-1:0] != '0));
+      mod8_q       <= mod8_in * count_k[2:0];
+      misaligned_q <= misaligned_in || ((c1_k != '0) && (stride_k[AlignW-1:0] != '0));
     end
   end
 
+  logic finishing;
+  assign finishing = (start_i && (k_first == '0)) || (setup_q && (k_q == '0));
+
   assign ready_o      = ready_q;
-  assign finishing_o  = setup_q && (k_q == '0);
+  assign finishing_o  = finishing;
   assign span_ok_o    = (pos_q <= SumW'(32'sh7fff_ffff)) && (neg_q >= -SumW'(64'sh8000_0000));
   assign lowest_o     = $signed({2'b00, base_q}) + (AddrW + 2)'(neg_q);
   assign highest_o    = $signed({2'b00, base_q}) + (AddrW + 2)'(pos_q);
@@ -221,10 +249,10 @@ module tpu_mover_walker #(
   end
 
   always_ff @(posedge clk_i) begin
-    if (setup_q && (k_q == '0)) begin
+    if (finishing) begin
       idx_q   <= '0;
-      addr_q  <= base_q;
-      coord_q <= abase_q;
+      addr_q  <= start_i ? AddrW'(base_i) : base_q;
+      coord_q <= start_i ? abase_i : abase_q;
     end else if (ready_q && step_i && found) begin
       for (int d = 0; d < Dims; d++) begin
         if (d == 32'(adv)) idx_q[d*CountW +: CountW] <= idx_q[d*CountW +: CountW] + CountW'(1);
@@ -251,9 +279,32 @@ module tpu_mover_walker #(
     end
   end
 
+  // The in-bound elements that follow in the row: all of its rest, but for
+  // an axis the innermost dimension feeds, which with step +1 (-1) leaves its
+  // range after extent - 1 - coordinate (coordinate) more and with step 0
+  // never does; with another step none is counted. None when this element is
+  // out of bounds.
   logic [CountW-1:0] row_left;
-  assign row_left    = c1_q[inner_q*CountW +: CountW] - idx_q[inner_q*CountW +: CountW];
-  assign run_o       = (row_left > CountW'(255)) ? 8'd255 : 8'(row_left);
+  logic [31:0]       in_left, lim;
+  logic [SelW-1:0]   sel_in;
+  logic [CoordW-1:0] astep_in;
+  assign row_left = c1_q[inner_q*CountW +: CountW] - idx_q[inner_q*CountW +: CountW];
+  assign sel_in   = sel_q[inner_q*SelW +: SelW];
+  assign astep_in = astep_q[inner_q*CoordW +: CoordW];
+  always_comb begin
+    in_left = in_bounds ? 32'(row_left) : 32'd0;
+    for (int a = 0; a < Axes; a++) begin
+      lim = 32'hffff_ffff;
+      if ((extent_q[a*ExtW +: ExtW] != '0) && feeds(sel_in, a)) begin
+        if (astep_in == CoordW'(1))
+          lim = 32'(extent_q[a*ExtW +: ExtW]) - 32'd1 - 32'(ExtW'(coord_q[a*CoordW +: CoordW]));
+        else if (astep_in == '1) lim = 32'(coord_q[a*CoordW +: CoordW]);
+        else if (astep_in != '0) lim = 32'd0;
+      end
+      if (lim < in_left) in_left = lim;
+    end
+  end
+  assign run_o    = (in_left > 32'd255) ? 8'd255 : 8'(in_left);
   assign contig_o    = $signed(stride_q[inner_q*StrideW +: StrideW]) == StrideW'(tpu_mover_pkg::WORD_BYTES);
 
   assign addr_o      = addr_q;

@@ -10,12 +10,16 @@
 //
 // A move, state by state:
 //   IDLE    a GO (tpu_mover_regs, from either register port) takes the
-//           registers: the walkers latch theirs, the move's are latched here,
-//           STATUS.fault clears.
-//   SETUP   the walkers compute their figures (DIMS cycles).
+//           registers: the walkers latch theirs in the cycle of the GO write
+//           (go_now) and set up their innermost dimension, the move's are
+//           latched here a cycle later (go), STATUS.fault clears.
+//   SETUP   the walkers compute the rest of their figures (a live dimension
+//           a cycle); skipped when one each is all they have.
 //   CHECK   the GO-time checks, in the spec's order (ELEM_WIDTH, MODE,
 //           INDEX_LENGTH, XFORM_BOUND, ALIGNMENT, RANGE): the first that
-//           applies is the fault and the move ends with nothing read or written.
+//           applies is the fault and the move ends with nothing read or
+//           written; when none does, the walk's first element issues in this
+//           cycle already (but GATHER's, which loads its index first).
 //   LOAD    GATHER: the index vector, ceil(count / INDEX_PER_WORD) words, is
 //           read into the index buffer (a memory of INDEX_ENTRIES indices).
 //           As each word arrives, the largest index of the rows the
@@ -165,6 +169,7 @@ module tpu_noc_mover (
   // The command registers
   // ---------------------------------------------------------------------------
   logic                                  go;
+  logic                                  go_now;   // the GO is written: the walkers take their registers
   logic [tpu_mover_pkg::MOVE_MODE_W-1:0]                r_mode;
   logic [tpu_mover_pkg::MOVE_ELEM_WIDTH_W-1:0]          r_elem_width;
   logic [tpu_mover_pkg::MOVE_FLAGS_W-1:0]               r_flags;
@@ -212,6 +217,7 @@ module tpu_noc_mover (
     .fault_i       (fault_q),
     .moves_done_i  (moves_done_q),
     .go_o          (go),
+    .go_now_o      (go_now),
     .mode_o        (r_mode),
     .elem_width_o  (r_elem_width),
     .flags_o       (r_flags),
@@ -369,7 +375,7 @@ module tpu_noc_mover (
   ) u_src (
     .clk_i,
     .rst_ni,
-    .start_i     (start),
+    .start_i     (go_now),
     .base_i      (r_base[tpu_mover_pkg::WALKER_SOURCE*tpu_mover_pkg::WALKER_BASE_W +: tpu_mover_pkg::WALKER_BASE_W]),
     .ndim_i      (r_ndim[tpu_mover_pkg::WALKER_SOURCE*tpu_mover_pkg::WALKER_NDIM_W +: tpu_mover_pkg::WALKER_NDIM_W]),
     .count_i     (r_count[tpu_mover_pkg::WALKER_SOURCE*Dims*tpu_mover_pkg::DIM_COUNT_W +: Dims*tpu_mover_pkg::DIM_COUNT_W]),
@@ -400,7 +406,7 @@ module tpu_noc_mover (
   ) u_dst (
     .clk_i,
     .rst_ni,
-    .start_i     (start),
+    .start_i     (go_now),
     .base_i      (r_base[tpu_mover_pkg::WALKER_DESTINATION*tpu_mover_pkg::WALKER_BASE_W +: tpu_mover_pkg::WALKER_BASE_W]),
     .ndim_i      (r_ndim[tpu_mover_pkg::WALKER_DESTINATION*tpu_mover_pkg::WALKER_NDIM_W +: tpu_mover_pkg::WALKER_NDIM_W]),
     .count_i     (r_count[tpu_mover_pkg::WALKER_DESTINATION*Dims*tpu_mover_pkg::DIM_COUNT_W +: Dims*tpu_mover_pkg::DIM_COUNT_W]),
@@ -696,13 +702,14 @@ module tpu_noc_mover (
   // read burst only after its last element (its words are on their way).
   assign stop = err_q && !rd_committed && (!is_xform || (x_elem_q == '0));
 
-  // A COPY with no bound axis reads every element, so the rest of a source
-  // row that steps one word is sure to follow: its read burst is committed
-  // with its first element (tpu_axi_burst), as long as the destination's row
-  // (the walk goes on through it) and the read-ahead buffer hold it.
+  // A COPY reads an element in bounds on both sides, so the rest of a source
+  // row that steps one word and stays in bounds is sure to follow as reads:
+  // its read burst is committed with its first element (tpu_axi_burst), as
+  // long as the destination's row stays in bounds too (the walk goes on
+  // through it) and the read-ahead buffer holds it.
   logic [7:0] run_min;
   assign run_min = (src_run < dst_run) ? src_run : dst_run;
-  assign rd_run  = (run_state && is_copy && !src_has_bound && !dst_has_bound && src_contig)
+  assign rd_run  = (run_state && is_copy && src_contig)
                  ? ((32'(run_min) > ReadAhead - 1) ? 8'(ReadAhead - 1) : run_min) : 8'd0;
 
   assign gather_addr = src_base_q + AddrW'(row_off) + woff_q;
@@ -1055,7 +1062,7 @@ module tpu_noc_mover (
   always_comb begin
     state_d = state_q;
     unique case (state_q)
-      SIdle:    if (start) state_d = SSetup;
+      SIdle:    if (start) state_d = ((src_ready || src_finishing) && (dst_ready || dst_finishing)) ? SCheck : SSetup;
       SSetup:   if ((src_ready || src_finishing) && (dst_ready || dst_finishing)) state_d = SCheck;
       SCheck: begin
         if (check_fault != tpu_mover_pkg::FAULT_NONE) state_d = SDone;
