@@ -18,6 +18,7 @@
 #include "hdl/sysnode/sysnode_context.h"
 #include "model/agent/agent_run.h"
 #include "noc/codec.h"
+#include "sim/harness_run.h"
 #include "sim/rtl_engine.h"
 
 namespace tpugen::sim {
@@ -74,27 +75,14 @@ struct AgentSent {
   noc::Flit flit;
 };
 
-/// What one RTL run gave.
-struct AgentRtlResult {
-  std::string status;  ///< done, hang, timeout or assertion
+/// What one RTL run gave (status: done, hang, timeout or assertion).
+struct AgentRtlResult : HarnessRunResult {
   std::uint64_t cycles = 0;
   std::vector<AgentSent> sent;                    ///< in the order sent (per port in order; ports interleaved by cycle)
   std::vector<std::uint64_t> taken, busy_cycles;  ///< per port
   /// Per port: stray, discarded, errors in, last mismatches (16 bits, wrapping).
   std::vector<std::array<std::uint64_t, 4>> counters;
-  std::uint64_t read_bursts = 0, write_bursts = 0, read_beats = 0, write_beats = 0, longest_burst = 0;
-  std::uint64_t max_reads_out = 0, max_writes_out = 0;
-  std::vector<std::string> checker_errors;  ///< "cycle N: [axi.rule] ..."
-  std::vector<std::string> harness_errors;  ///< "cycle N: ..." the harness's own checks
-  std::vector<std::string> axi_responses;   ///< bursts the memory answered DECERR or SLVERR
-  std::vector<std::string> notes;           ///< what the harness saw at a hang or timeout, the RTL's assertions
-  std::vector<std::uint8_t> memory;         ///< the image after the run, the same extent
-  double sim_seconds = 0.0;
-  std::string output;  ///< what the simulator printed
-  int exit_code = 0;
-
-  /// Finished, no checker or harness error.
-  [[nodiscard]] bool clean() const { return status == "done" && checker_errors.empty() && harness_errors.empty(); }
+  std::uint64_t read_beats = 0, write_beats = 0;
 };
 
 /// Run the stimulus on the simulator. Throws Error("rtl.run") when the

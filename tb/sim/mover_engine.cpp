@@ -3,17 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include "hdl/sysnode/sysnode_generate.h"
-#include "sim/system_node_harness.h"
+#include "sim/harness_run.h"
 #include "sim/mover/mover_wire.h"
-#include "util/file_io.h"
-#include "util/process.h"
+#include "sim/system_node_harness.h"
 
 namespace tpugen::sim {
-
 
 namespace fs = std::filesystem;
 
@@ -56,97 +52,34 @@ std::string bytes_hex(const std::vector<std::uint8_t>& b, std::size_t from, std:
   return s;
 }
 
-std::string tail(const std::string& text, std::size_t lines) {
-  std::size_t pos = text.size();
-  for (std::size_t i = 0; i < lines && pos > 0; ++i) {
-    const auto nl = text.rfind('\n', pos - 1);
-    if (nl == std::string::npos) return text;
-    pos = nl;
-  }
-  return text.substr(pos == text.size() ? 0 : pos);
-}
-
-void read_result(const fs::path& path, MoverRtlResult& r) {
-  std::istringstream in(read_file(path, "rtl.run"));
-  std::string line;
-  if (!std::getline(in, line) || line != wire::kResultMagic)
-    throw Error("rtl.run",
-                fmt::format("the simulator's result '{}' does not start with '{}'", path.string(), wire::kResultMagic));
-  bool ended = false;
-  for (int n = 2; std::getline(in, line); ++n) {
-    const auto sp = line.find(' ');
-    const std::string key = line.substr(0, sp), rest = sp == std::string::npos ? "" : line.substr(sp + 1);
-    auto num = [&]() -> std::uint64_t {
-      try {
-        std::size_t used = 0;
-        const std::uint64_t v = std::stoull(rest, &used, 0);
-        if (used != rest.size()) throw std::invalid_argument(rest);
-        return v;
-      } catch (const std::exception&) {
-        throw Error("rtl.run",
-                    fmt::format("the simulator's result '{}':{}: '{}' is not a number", path.string(), n, rest));
-      }
-    };
-    auto cycle_text = [&]() {  // "CYCLE TEXT" -> "cycle CYCLE: TEXT"
-      const auto s2 = rest.find(' ');
-      return s2 == std::string::npos ? rest : fmt::format("cycle {}: {}", rest.substr(0, s2), rest.substr(s2 + 1));
-    };
-    if (key == "end") {
-      ended = true;
-      break;
-    }
-    if (key == "status")
-      r.status = rest;
-    else if (key == "cycles")
-      r.cycles = num();
-    else if (key == "total_cycles")
-      r.total_cycles = num();
-    else if (key == "fault")
-      r.fault = static_cast<std::uint32_t>(num());
-    else if (key == "fault_o")
-      r.fault_o = static_cast<std::uint32_t>(num());
-    else if (key == "moves_done")
-      r.moves_done = num();
-    else if (key == "read_beats")
-      r.words_read = num();
-    else if (key == "w_beats")
-      r.w_beats = num();
-    else if (key == "write_beats")
-      r.words_written = num();
-    else if (key == "data_beats")
-      r.data_beats = num();
-    else if (key == "read_bursts")
-      r.read_bursts = num();
-    else if (key == "write_bursts")
-      r.write_bursts = num();
-    else if (key == "longest_burst")
-      r.longest_burst = num();
-    else if (key == "max_reads_out")
-      r.max_reads_out = num();
-    else if (key == "max_writes_out")
-      r.max_writes_out = num();
-    else if (key == "race_writes")
-      r.race_writes = num();
-    else if (key == "race_gos")
-      r.race_gos = num();
-    else if (key == "race_gos_ignored")
-      r.race_gos_ignored = num();
-    else if (key == "seconds")
-      r.sim_seconds = std::strtod(rest.c_str(), nullptr);
-    else if (key == "axi")
-      r.axi_responses.push_back(rest);
-    else if (key == "checker")
-      r.checker_errors.push_back(cycle_text());
-    else if (key == "harness")
-      r.harness_errors.push_back(cycle_text());
-    else if (key == "note")
-      r.notes.push_back(rest);
-    // busy and status_read are the harness's own checks' inputs; other keys are ignored.
-  }
-  if (!ended)
-    throw Error("rtl.run", fmt::format("the simulator's result '{}' is cut short (no end line)", path.string()));
-  if (std::find(std::begin(wire::kStatusNames), std::end(wire::kStatusNames), r.status) == std::end(wire::kStatusNames))
-    throw Error("rtl.run", fmt::format("the simulator's result '{}' has the status '{}'", path.string(), r.status));
+/// The mover's own result lines (mover_wire.h) into `r`; busy, status_read
+/// (the harness's own checks' inputs) and unknown keys are ignored.
+void read_mover_line(const ResultLine& l, MoverRtlResult& r) {
+  const std::string& key = l.key;
+  if (key == "cycles")
+    r.cycles = l.num();
+  else if (key == "total_cycles")
+    r.total_cycles = l.num();
+  else if (key == "fault")
+    r.fault = static_cast<std::uint32_t>(l.num());
+  else if (key == "fault_o")
+    r.fault_o = static_cast<std::uint32_t>(l.num());
+  else if (key == "moves_done")
+    r.moves_done = l.num();
+  else if (key == "read_beats")
+    r.words_read = l.num();
+  else if (key == "w_beats")
+    r.w_beats = l.num();
+  else if (key == "write_beats")
+    r.words_written = l.num();
+  else if (key == "data_beats")
+    r.data_beats = l.num();
+  else if (key == "race_writes")
+    r.race_writes = l.num();
+  else if (key == "race_gos")
+    r.race_gos = l.num();
+  else if (key == "race_gos_ignored")
+    r.race_gos_ignored = l.num();
 }
 
 }  // namespace
@@ -183,53 +116,38 @@ std::string mover_config_header(const hdl::SysnodeContext& ctx, bool system_node
       "inline constexpr const char* kParams = \"{}\";\n"
       "}}  // namespace mover_config\n",
       TPUGEN_VERSION, fs::path(s.path).filename().string(), s.sha256, top, top, s.word_bytes(), s.address_bits,
-      system_node ? kSysnodeIdBits : 1U, system_node ? "the system node's port: {master, id}" : "the mover's own master port", offset_w, register_of(m, "go").offset, register_of(m, "go").name, go.lsb,
-      register_of(m, "moves_done").offset, busy.lsb, busy.width(), fault.lsb, fault.width(), done.lsb, done.width(),
-      params);
+      system_node ? kSysnodeIdBits : 1U,
+      system_node ? "the system node's port: {master, id}" : "the mover's own master port", offset_w,
+      register_of(m, "go").offset, register_of(m, "go").name, go.lsb, register_of(m, "moves_done").offset, busy.lsb,
+      busy.width(), fault.lsb, fault.width(), done.lsb, done.width(), params);
 }
 
 Harness mover_harness(bool waveform) {
-  const fs::path tb(TPUGEN_TB_DIR);
-  Harness h{
-      "sim/mover/mover_main.cpp", {}, waveform ? std::vector<std::string>{"--trace-fst"} : std::vector<std::string>{}};
-  for (const char* f :
-       {"sim/mover/mover_main.cpp", "sim/mover/mover_wire.h", "sim/harness/ports.h", "sim/harness/memory_models.h",
-        "sim/axi/axi_types.h", "sim/axi/axi_memory.h", "sim/axi/axi_checker.h"})
-    h.files.push_back({tb / f, f});
-  return h;
+  return run_file_harness("sim/mover/mover_main.cpp", "sim/mover/mover_wire.h", waveform);
 }
 
 fs::path ensure_mover_simulator(const hdl::SysnodeContext& ctx, const fs::path& build_root,
                                 const BuildProgress& progress, const MoverSimOptions& options) {
-  SimBuildSpec spec;
-  spec.populate = [&ctx, &options](const fs::path& dir) {
-    write_file(dir / "mover_config.h", mover_config_header(ctx, options.system_node), "rtl.io");
-    if (!options.system_node) {
-      (void)hdl::generate_mover(ctx, dir.string());
-      return;
-    }
-    populate_system_node(ctx, dir, kSysnodeMoverTop);
-  };
-  spec.key_text = fmt::format("tpugen {}\nsystem node spec sha256 {}\nnoc spec sha256 {}\n", TPUGEN_VERSION,
+  UnitSimBuild unit;
+  unit.config_file = "mover_config.h";
+  unit.config = [&ctx](bool system_node) { return mover_config_header(ctx, system_node); };
+  unit.generate = [&ctx](const fs::path& dir) { (void)hdl::generate_mover(ctx, dir.string()); };
+  unit.unit_top = hdl::kMoverTop;
+  unit.sysnode_top = kSysnodeMoverTop;
+  unit.key_text = fmt::format("tpugen {}\nsystem node spec sha256 {}\nnoc spec sha256 {}\n", TPUGEN_VERSION,
                               ctx.spec().sha256, ctx.noc().sha256);
-  for (const auto& [name, v] : ctx.mover_params().listing())
-    spec.key_text += fmt::format("mover param {}={}\n", name, v);
+  unit.description = "the memory mover,";
+  for (const auto& [name, v] : ctx.mover_params().listing()) {
+    unit.key_text += fmt::format("mover param {}={}\n", name, v);
+    unit.description += fmt::format(" {}={}", name, v);
+  }
   for (const auto& [name, v] : ctx.agent_params().listing())
-    spec.key_text += fmt::format("agent param {}={}\n", name, v);
-  spec.key_text += fmt::format("inject_bug={}\nwaveform={}\nassertions={}\nsystem_node={}\n", ctx.inject_bug(),
-                               options.waveform, options.assertions, options.system_node);
-  spec.top = options.system_node ? std::string(kSysnodeMoverTop) : std::string(hdl::kMoverTop);
-  spec.harness = mover_harness(options.waveform);
-  spec.assertions = options.assertions;
-  std::string params;
-  for (const auto& [name, v] : ctx.mover_params().listing()) params += fmt::format(" {}={}", name, v);
-  spec.description = fmt::format("the memory mover,{}{}", params,
-                                 ctx.inject_bug().empty() ? "" : fmt::format(" with defect {}", ctx.inject_bug()));
-  if (options.system_node) spec.description += ", inside the system node";
-  if (options.waveform) spec.description += ", with waveforms";
-  if (!options.assertions) spec.description += ", without assertions";
-  // Absolute: the build's -I names the build directory, and make compiles in obj_dir below it.
-  return cached_sim_build(fs::absolute(build_root), spec, progress);
+    unit.key_text += fmt::format("agent param {}={}\n", name, v);
+  unit.harness = mover_harness(options.waveform);
+  unit.waveform = options.waveform;
+  unit.assertions = options.assertions;
+  unit.system_node = options.system_node;
+  return build_unit_simulator(ctx, build_root, progress, unit);
 }
 
 std::vector<mover::RegWrite> go_race_writes(const SystemNodeSpec& spec, const mover::MoveDescriptor& d) {
@@ -283,65 +201,33 @@ MoverRtlResult run_mover_rtl(const fs::path& sim, const SystemNodeSpec& spec, co
   const mover::MoverRegisterFile regs(spec);
   const std::vector<mover::RegWrite> writes = regs.writes_for(d, true);
 
-  const RunDir run_dir(options.work_dir, "tpugen-mover-");
-  const fs::path& dir = run_dir.path();
-  {
-    std::ofstream img(dir / "image.bin", std::ios::binary);
-    img.write(reinterpret_cast<const char*>(memory.bytes().data()),
-              static_cast<std::streamsize>(memory.bytes().size()));
-    if (!img) throw Error("rtl.io", fmt::format("cannot write '{}'", (dir / "image.bin").string()));
-  }
-  std::string run = std::string(wire::kRunMagic) + "\n";
-  run += fmt::format("# {} word(s) at {:#x}\nimage_base {:#x}\nimage {}\n", memory.bytes().size() / spec.word_bytes(),
-                     memory.base(), memory.base(), (dir / "image.bin").string());
-  run += fmt::format(
-      "latency {}\nready_stall {}\nvalid_stall {}\nreorder {}\ninterleave {}\nmax_reads {}\n"
-      "max_writes {}\nmax_burst {}\nseed {}\nmax_cycles {}\nwatchdog {}\ngap_max {}\n",
-      c.latency, c.ready_stall, c.valid_stall, int(c.reorder), int(c.interleave), c.max_reads, c.max_writes,
-      burst_cap(spec, d), c.seed, c.max_cycles, c.watchdog, c.gap_max);
-  for (const auto a : memory.slverr()) run += fmt::format("slverr {:#x}\n", a);
-  for (const auto& w : writes)
-    run +=
-        fmt::format("write {:#04x} {:#018x} {} {}\n", w.offset, w.value, c.port, int(commutes(spec.mover, w.offset)));
-  if (c.go_race)
-    for (const auto& w : go_race_writes(spec, d)) run += fmt::format("race {:#04x} {:#018x}\n", w.offset, w.value);
-  write_file(dir / "run.txt", run, "rtl.io");
-
-  ProcessSpec p;
-  p.argv = {sim.string(),
-            "--run",
-            (dir / "run.txt").string(),
-            "--result",
-            (dir / "result.txt").string(),
-            "--mem-out",
-            (dir / "mem_out.bin").string()};
-  if (!options.trace.empty()) {
-    p.argv.push_back("--trace");
-    p.argv.push_back(fs::absolute(options.trace).string());
-  }
-  p.log = dir / "sim.log";
-  p.capture = true;
-  p.rule = "rtl.run";
-  const ProcessResult ran = run_process(p);
-  if (ran.interrupted()) throw Error("rtl.interrupted", fmt::format("{} was interrupted (SIGINT)", sim.string()));
   MoverRtlResult r;
-  r.output = ran.output;
-  r.exit_code = ran.status();
-  if (!fs::exists(dir / "result.txt"))
-    throw Error("rtl.run", fmt::format("{} exited with {} and wrote no result:\n{}", sim.string(), ran.describe(),
-                                       tail(ran.output, 30)));
-  read_result(dir / "result.txt", r);
-  if (fs::exists(dir / "mem_out.bin")) {
-    const std::string bytes = read_file(dir / "mem_out.bin", "rtl.run");
-    r.memory.assign(bytes.begin(), bytes.end());
-  }
-  if (r.status == "assertion") {
-    std::istringstream out(ran.output);
-    std::string line;
-    while (std::getline(out, line))
-      if (line.find("Assertion failed") != std::string::npos || line.find("%Error") != std::string::npos)
-        r.notes.push_back(line);
-  }
+  HarnessRunSpec harness;
+  harness.stem = "tpugen-mover-";
+  harness.result_magic = wire::kResultMagic;
+  harness.statuses = wire::kStatusNames;
+  harness.assertion_markers = {"Assertion failed", "%Error"};
+  harness.trace = options.trace;
+  harness.work_dir = options.work_dir;
+  harness.describe = [&](const fs::path& image) {
+    std::string run = std::string(wire::kRunMagic) + "\n";
+    run += fmt::format("# {} word(s) at {:#x}\nimage_base {:#x}\nimage {}\n", memory.bytes().size() / spec.word_bytes(),
+                       memory.base(), memory.base(), image.string());
+    run += fmt::format(
+        "latency {}\nready_stall {}\nvalid_stall {}\nreorder {}\ninterleave {}\nmax_reads {}\n"
+        "max_writes {}\nmax_burst {}\nseed {}\nmax_cycles {}\nwatchdog {}\ngap_max {}\n",
+        c.latency, c.ready_stall, c.valid_stall, int(c.reorder), int(c.interleave), c.max_reads, c.max_writes,
+        burst_cap(spec, d), c.seed, c.max_cycles, c.watchdog, c.gap_max);
+    for (const auto a : memory.slverr()) run += fmt::format("slverr {:#x}\n", a);
+    for (const auto& w : writes)
+      run +=
+          fmt::format("write {:#04x} {:#018x} {} {}\n", w.offset, w.value, c.port, int(commutes(spec.mover, w.offset)));
+    if (c.go_race)
+      for (const auto& w : go_race_writes(spec, d)) run += fmt::format("race {:#04x} {:#018x}\n", w.offset, w.value);
+    return run;
+  };
+  harness.read = [&r](const ResultLine& l) { read_mover_line(l, r); };
+  run_harness(sim, memory.bytes(), harness, r);
   r.bus_utilization = r.cycles > 0 ? static_cast<double>(r.data_beats) / static_cast<double>(r.cycles) : 0.0;
   return r;
 }

@@ -19,6 +19,7 @@
 #include "model/mover/descriptor.h"
 #include "model/mover/memory.h"
 #include "model/mover/mover_model.h"
+#include "sim/harness_run.h"
 #include "sim/rtl_engine.h"
 
 namespace tpugen::sim {
@@ -71,9 +72,8 @@ struct MoverRtlOptions {
   std::string work_dir;  ///< keep the run's files here (default: a temporary directory, removed)
 };
 
-/// What one RTL run gave.
-struct MoverRtlResult {
-  std::string status;               ///< done, hang, timeout, go_lost or assertion
+/// What one RTL run gave (status: done, hang, timeout, go_lost or assertion).
+struct MoverRtlResult : HarnessRunResult {
   std::uint32_t fault = 0;          ///< STATUS.fault after done_o
   std::uint32_t fault_o = 0;        ///< fault_o at done_o
   std::uint64_t moves_done = 0;     ///< STATUS.moves_done after done_o
@@ -84,20 +84,7 @@ struct MoverRtlResult {
   std::uint64_t total_cycles = 0;   ///< the whole run, register writes and STATUS read included
   std::uint64_t data_beats = 0;     ///< the busier data channel's beats
   double bus_utilization = 0.0;     ///< data_beats / cycles: against one beat a cycle
-  std::uint64_t read_bursts = 0, write_bursts = 0, longest_burst = 0;
-  std::uint64_t max_reads_out = 0, max_writes_out = 0;
   std::uint64_t race_writes = 0, race_gos = 0, race_gos_ignored = 0;
-  std::vector<std::string> checker_errors;  ///< "cycle N: [axi.rule] ..."
-  std::vector<std::string> harness_errors;  ///< "cycle N: ..." the harness's own checks
-  std::vector<std::string> axi_responses;   ///< bursts the memory answered DECERR or SLVERR
-  std::vector<std::string> notes;           ///< what the harness saw at a hang or timeout, the RTL's assertions
-  std::vector<std::uint8_t> memory;         ///< the image after the run, the same extent
-  double sim_seconds = 0.0;
-  std::string output;  ///< what the simulator printed
-  int exit_code = 0;
-
-  /// Finished, no checker or harness error.
-  [[nodiscard]] bool clean() const { return status == "done" && checker_errors.empty() && harness_errors.empty(); }
 };
 
 /// The writes of the GO race for `d`: a GO at once, then the registers of a

@@ -17,19 +17,12 @@
 // `watchdog` cycles with nothing moving while the agent is not idle (hang),
 // or on an RTL assertion.
 #include <verilated.h>
-#if VM_TRACE_FST
-#include <verilated_fst_c.h>
-#endif
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <deque>
-#include <fstream>
 #include <memory>
+#include <ostream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -37,9 +30,12 @@
 
 #include "agent_config.h"
 #include "sim/agent/agent_wire.h"
-#include "sim/axi/axi_checker.h"
-#include "sim/axi/axi_memory.h"
+#include "sim/axi/axi_master_port.h"
+#include "sim/harness/clocked_dut.h"
+#include "sim/harness/harness_main.h"
 #include "sim/harness/ports.h"
+#include "sim/harness/run_bench.h"
+#include "sim/harness/run_file.h"
 
 namespace {
 
@@ -48,8 +44,6 @@ using namespace tpusim::sim;
 namespace cfg = agent_config;
 namespace wire = tpusim::agent_wire;
 
-constexpr int kExitDone = 0, kExitFail = 1, kExitUsage = 2;
-constexpr const char* kRegion = "image";
 constexpr unsigned kFlitWords = (cfg::kFlitBits + 63) / 64;
 constexpr unsigned kFlitHex = (cfg::kFlitBits + 3) / 4;
 constexpr std::uint64_t kSettle = 8;  ///< idle cycles after the last flit before done
@@ -61,37 +55,6 @@ const char* kUsage =
     "  --mem-out  write the memory image after the run (the run's image extent)\n"
     "  --trace    write an FST waveform (a simulator built with --trace-fst)\n";
 
-struct Usage {
-  std::string message;
-};
-
-struct Options {
-  std::string run, result, mem_out, trace;
-};
-
-Options parse_args(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag.rfind("+verilator", 0) == 0) continue;
-    if (flag == "--help" || flag == "-h") throw Usage{};
-    if (i + 1 >= argc) throw Usage{flag + " needs a value"};
-    const std::string v = argv[++i];
-    if (flag == "--run")
-      o.run = v;
-    else if (flag == "--result")
-      o.result = v;
-    else if (flag == "--mem-out")
-      o.mem_out = v;
-    else if (flag == "--trace")
-      o.trace = v;
-    else
-      throw Usage{"unknown option " + flag};
-  }
-  if (o.run.empty() || o.result.empty()) throw Usage{"--run and --result are required"};
-  return o;
-}
-
 // ---------------------------------------------------------------------------
 // The run description
 // ---------------------------------------------------------------------------
@@ -102,30 +65,12 @@ struct Offer {
   FlitWords flit{};
 };
 
-struct Run {
+struct Run : AxiRun {
+  Run() : AxiRun(20000) {}
   std::array<unsigned, cfg::kPorts * 2> nodes{};  ///< port p's x at [2p], y at [2p + 1]
-  std::uint64_t image_base = 0;
-  Bytes image;
-  AxiMemoryTiming timing;
-  std::vector<std::uint64_t> slverr;
   std::array<double, cfg::kPorts> backpressure{};
-  std::uint64_t seed = 1, max_cycles = 2000000, watchdog = 20000;
   std::array<std::vector<Offer>, cfg::kPorts> flits;
 };
-
-std::uint64_t parse_u64(const std::string& where, const std::string& v) {
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || *end != '\0' || v[0] == '-') throw Usage{where + ": '" + v + "' is not a non-negative integer"};
-  return x;
-}
-
-double parse_prob(const std::string& where, const std::string& v) {
-  char* end = nullptr;
-  const double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || !(x >= 0.0 && x < 1.0)) throw Usage{where + ": '" + v + "' is not in [0, 1)"};
-  return x;
-}
 
 FlitWords parse_flit(const std::string& where, const std::string& hex) {
   if (hex.size() != kFlitHex)
@@ -154,81 +99,37 @@ std::string flit_hex(const FlitWords& w) {
   return s;
 }
 
-Bytes read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Usage{"cannot read '" + path + "'"};
-  return Bytes(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
 Run read_run(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw Usage{"cannot read '" + path + "'"};
   Run r;
-  std::string line;
-  if (!std::getline(f, line) || line != wire::kRunMagic)
-    throw Usage{"'" + path + "' is not an agent run description (its first line is not '" + wire::kRunMagic + "')"};
-  bool have_image = false;
-  for (int n = 2; std::getline(f, line); ++n) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream in(line);
-    std::string key;
-    std::vector<std::string> v;
-    in >> key;
-    for (std::string t; in >> t;) v.push_back(t);
-    const std::string where = path + ":" + std::to_string(n);
-    auto want = [&](std::size_t k) {
-      if (v.size() != k) throw Usage{where + ": '" + key + "' takes " + std::to_string(k) + " value(s)"};
-    };
-    auto u = [&](std::size_t i) { return parse_u64(where, v[i]); };
+  read_run_file(path, wire::kRunMagic, "an agent run description", [&r](const RunLine& l) {
+    if (r.take(l)) return;
     auto port = [&](std::size_t i) {
-      const std::uint64_t p = u(i);
+      const std::uint64_t p = l.u(i);
       if (p >= cfg::kPorts)
-        throw Usage{where + ": port " + v[i] + " (the agent has " + std::to_string(cfg::kPorts) + ")"};
+        throw Usage{l.where + ": port " + l.values[i] + " (the agent has " + std::to_string(cfg::kPorts) + ")"};
       return static_cast<unsigned>(p);
     };
-    if (key == "node") {
-      want(3);
+    if (l.key == "node") {
+      l.want(3);
       const unsigned p = port(0);
-      r.nodes[2 * p] = static_cast<unsigned>(u(1));
-      r.nodes[2 * p + 1] = static_cast<unsigned>(u(2));
+      r.nodes[2 * p] = static_cast<unsigned>(l.u(1));
+      r.nodes[2 * p + 1] = static_cast<unsigned>(l.u(2));
       if (r.nodes[2 * p] >= (1U << cfg::kPosBits) || r.nodes[2 * p + 1] >= (1U << cfg::kPosBits))
-        throw Usage{where + ": the node is not a coordinate"};
-    } else if (key == "image_base") {
-      want(1), r.image_base = u(0);
-    } else if (key == "image") {
-      want(1), r.image = read_bytes(v[0]), have_image = true;
-    } else if (key == "latency") {
-      want(1), r.timing.latency = static_cast<unsigned>(u(0));
-    } else if (key == "ready_stall") {
-      want(1), r.timing.ready_stall = parse_prob(where, v[0]);
-    } else if (key == "valid_stall") {
-      want(1), r.timing.valid_stall = parse_prob(where, v[0]);
-    } else if (key == "max_reads") {
-      want(1), r.timing.max_reads = std::max<std::size_t>(1, u(0));
-    } else if (key == "max_writes") {
-      want(1), r.timing.max_writes = std::max<std::size_t>(1, u(0));
-    } else if (key == "slverr") {
-      want(1), r.slverr.push_back(u(0));
-    } else if (key == "backpressure") {
-      want(2), r.backpressure[port(0)] = parse_prob(where, v[1]);
-    } else if (key == "seed") {
-      want(1), r.seed = u(0);
-    } else if (key == "max_cycles") {
-      want(1), r.max_cycles = u(0);
-    } else if (key == "watchdog") {
-      want(1), r.watchdog = std::max<std::uint64_t>(1, u(0));
-    } else if (key == "flit") {
-      want(3);
+        throw Usage{l.where + ": the node is not a coordinate"};
+    } else if (l.key == "backpressure") {
+      l.want(2), r.backpressure[port(0)] = l.prob(1);
+    } else if (l.key == "flit") {
+      l.want(3);
       Offer o;
       const unsigned p = port(0);
-      o.gap = static_cast<unsigned>(u(1));
-      o.flit = parse_flit(where, v[2]);
+      o.gap = static_cast<unsigned>(l.u(1));
+      o.flit = parse_flit(l.where, l.values[2]);
       r.flits[p].push_back(o);
     } else {
-      throw Usage{where + ": unknown key '" + key + "'"};
+      throw l.unknown();
     }
-  }
-  if (!have_image || r.image.empty()) throw Usage{"'" + path + "' names no image (or an empty one)"};
+  });
+  r.require_image(path);
   return r;
 }
 
@@ -250,72 +151,39 @@ struct PortState {
   FlitWords out_prev{};
 };
 
-struct Result {
-  std::string status = "timeout";
+struct Result : RunOutcome {
   std::uint64_t cycles = 0;
-  std::uint64_t read_beats = 0, write_beats = 0;
-  unsigned longest_burst = 0;
-  double seconds = 0.0;
   std::vector<Sent> sent;
-  std::vector<std::string> harness, notes;
 };
 
 class Bench {
  public:
-  Bench(const Run& run, const Options& o, VerilatedContext& ctx)
+  Bench(const Run& run, const std::string& trace, VerilatedContext& ctx)
       : run_(run),
-        ctx_(ctx),
-        dut_(std::make_unique<cfg::Dut>(&ctx)),
-        mem_(cfg::kDataBytes, run.timing, run.seed * 7 + 2, "m_axi"),
-        checker_(cfg::kDataBytes, checker_config()),
+        dut_(ctx, trace),
+        axi_(run, cfg::kDataBytes, cfg::kIdBits, cfg::kAddrBits, cfg::kMaxBurst),
         rng_(run.seed * 7 + 1) {
-    mem_.map(kRegion, run.image_base, run.image, true);
-    for (const auto a : run.slverr) mem_.inject_slverr(a);
     for (unsigned p = 0; p < cfg::kPorts; ++p) {
       state_[p].gap = run.flits[p].empty() ? 0 : run.flits[p].front().gap;
       const double bp = run.backpressure[p];
       bp_threshold_[p] = bp <= 0.0 ? 0 : static_cast<std::uint64_t>(bp * 18446744073709551616.0);
     }
-#if VM_TRACE_FST
-    if (!o.trace.empty()) {
-      ctx.traceEverOn(true);
-      fst_ = std::make_unique<VerilatedFstC>();
-      dut_->trace(fst_.get(), 99);
-      fst_->open(o.trace.c_str());
-    }
-#else
-    if (!o.trace.empty()) throw Usage{"this simulator was built without --trace-fst"};
-#endif
-  }
-  Bench(const Bench&) = delete;
-  Bench& operator=(const Bench&) = delete;
-  ~Bench() {
-#if VM_TRACE_FST
-    if (fst_) fst_->close();
-#endif
-    dut_->final();
   }
 
   Result run() {
     reset();
-    const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t cycle = 0;
-    for (; !finished_; ++cycle) {
-      if (cycle >= run_.max_cycles) {
-        r_.status = "timeout";
-        stopped(cycle, "the cycle limit");
-        break;
-      }
-      if (!step(cycle)) break;
-    }
-    r_.cycles = cycle;
-    if (finished_) checker_.finish(cycle);
-    r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r_.cycles = clock_loop(
+        run_.max_cycles, [this] { return finished_; }, [this](std::uint64_t cycle) { return step(cycle); },
+        [this](std::uint64_t cycle) {
+          r_.status = "timeout";
+          stopped(cycle, "the cycle limit");
+        },
+        r_.seconds);
+    if (finished_) axi_.checker().finish(r_.cycles);
     return r_;
   }
 
-  [[nodiscard]] const AxiMemory& memory() const { return mem_; }
-  [[nodiscard]] const AxiChecker& checker() const { return checker_; }
+  [[nodiscard]] const AxiMasterPort<cfg::Dut>& axi() const { return axi_; }
   [[nodiscard]] const PortState& port(unsigned p) const { return state_[p]; }
   /// The port's counters: stray, discarded, errors in, last mismatches.
   [[nodiscard]] std::array<std::uint64_t, 4> counters(unsigned p) const {
@@ -325,32 +193,15 @@ class Bench {
   }
 
  private:
-  static AxiCheckerConfig checker_config() {
-    AxiCheckerConfig c;
-    c.id_bits = cfg::kIdBits;
-    c.addr_bits = cfg::kAddrBits;
-    c.max_burst_beats = cfg::kMaxBurst;
-    c.require_aligned = true;
-    c.incr_only = true;
-    c.port = "m_axi";
-    return c;
-  }
-
-  void dump() {
-#if VM_TRACE_FST
-    if (fst_) fst_->dump(time_);
-#endif
-    ++time_;
-  }
-
   void harness(std::uint64_t cycle, const std::string& what) {
     if (r_.harness.size() < 20) r_.harness.push_back(std::to_string(cycle) + " " + what);
   }
 
   void stopped(std::uint64_t cycle, const std::string& why) {
+    const AxiMemory& mem = axi_.memory();
     std::ostringstream n;
     n << "stopped at cycle " << cycle << " (" << why << "): idle_o " << int(dut_->idle_o) << ", "
-      << mem_.outstanding_reads() << " read and " << mem_.outstanding_writes()
+      << mem.outstanding_reads() << " read and " << mem.outstanding_writes()
       << " write burst(s) outstanding at the memory, the last handshake at cycle " << last_move_;
     r_.notes.push_back(n.str());
     for (unsigned p = 0; p < cfg::kPorts; ++p) {
@@ -365,46 +216,13 @@ class Bench {
 
   void reset() {
     cfg::Dut& d = *dut_;
-    d.clk_i = 0;
-    d.rst_ni = 0;
     for (unsigned p = 0; p < cfg::kPorts; ++p) {
       const std::uint64_t node = run_.nodes[2 * p] | (run_.nodes[2 * p + 1] << cfg::kPosBits);
       set_slice(d.node_i, p * cfg::kNodeBits, &node, cfg::kNodeBits);
     }
-    drive_slave(AxiSlaveSignals{});
+    axi_.drive_idle(d, rng_);
     drive_ports();
-    for (int i = 0; i < 4; ++i) {
-      d.eval();
-      dump();
-      d.clk_i = 1;
-      d.eval();
-      dump();
-      d.clk_i = 0;
-    }
-    d.rst_ni = 1;
-  }
-
-  void drive_slave(const AxiSlaveSignals& s) {
-    cfg::Dut& d = *dut_;
-    d.ar_ready_i = s.arready;
-    d.aw_ready_i = s.awready;
-    d.w_ready_i = s.wready;
-    d.r_valid_i = s.rvalid;
-    if (s.rvalid) {
-      set_bytes(d.r_data_i, s.r.data.data(), s.r.data.size());
-      d.r_id_i = s.r.id;
-      d.r_resp_i = s.r.resp;
-      d.r_last_i = s.r.last;
-    } else {  // noise: nothing may be taken from R without RVALID
-      for (auto& b : noise_) b = static_cast<std::uint8_t>(rng_());
-      set_bytes(d.r_data_i, noise_.data(), noise_.size());
-      d.r_id_i = rng_() & 1U;
-      d.r_resp_i = rng_() & 3U;
-      d.r_last_i = rng_() & 1U;
-    }
-    d.b_valid_i = s.bvalid;
-    d.b_id_i = s.bvalid ? s.b.id : (rng_() & 1U);
-    d.b_resp_i = s.bvalid ? s.b.resp : (rng_() & 3U);
+    dut_.reset(4);
   }
 
   /// The ports' inputs for this cycle: each offered flit (noise when none),
@@ -448,42 +266,16 @@ class Bench {
   bool step(std::uint64_t cycle) {
     cfg::Dut& d = *dut_;
     plan();
-    const AxiSlaveSignals& s = mem_.drive(cycle);
-    drive_slave(s);
+    const AxiSlaveSignals& s = axi_.drive(d, cycle, rng_);
     drive_ports();
-    d.clk_i = 0;
-    d.eval();
-    dump();
-    if (ctx_.gotError() || ctx_.gotFinish()) {
+    if (!dut_.fall()) {
       r_.status = "assertion";
       stopped(cycle, "an RTL assertion");
       return false;
     }
 
     // AXI: both sides to the checker, the handshakes to the memory.
-    AxiMasterSignals m;
-    m.arvalid = d.ar_valid_o;
-    m.ar = addr(d.ar_addr_o, d.ar_id_o, d.ar_len_o, d.ar_size_o, d.ar_burst_o);
-    m.rready = d.r_ready_o;
-    m.awvalid = d.aw_valid_o;
-    m.aw = addr(d.aw_addr_o, d.aw_id_o, d.aw_len_o, d.aw_size_o, d.aw_burst_o);
-    m.wvalid = d.w_valid_o;
-    if (m.wvalid) {
-      m.w.data = get_bytes(d.w_data_o, cfg::kDataBytes);
-      m.w.strb.resize(cfg::kDataBytes);
-      for (unsigned b = 0; b < cfg::kDataBytes; ++b)
-        m.w.strb[b] = static_cast<std::uint8_t>(get_bits(d.w_strb_o, b, 1));
-    }
-    m.w.last = d.w_last_o;
-    m.bready = d.b_ready_o;
-    bool moved = false;
-    if (m.arvalid && s.arready) r_.longest_burst = std::max(r_.longest_burst, m.ar.len + 1), moved = true;
-    if (m.awvalid && s.awready) r_.longest_burst = std::max(r_.longest_burst, m.aw.len + 1), moved = true;
-    if (m.wvalid && s.wready) ++r_.write_beats, moved = true;
-    if (s.rvalid && m.rready) ++r_.read_beats, moved = true;
-    if (s.bvalid && m.bready) moved = true;
-    checker_.check(cycle, m, s);
-    mem_.clock(cycle, m);
+    bool moved = axi_.clock(d, cycle, s);
 
     // The NoC ports.
     for (unsigned p = 0; p < cfg::kPorts; ++p) {
@@ -523,18 +315,16 @@ class Bench {
     if (moved) last_move_ = cycle;
 
     // Done: every flit taken, the agent and the memory idle for kSettle cycles.
+    const AxiMemory& mem = axi_.memory();
     const bool idle = d.idle_o != 0;
-    if (idle && !mem_.idle() && mem_.outstanding_writes() + mem_.outstanding_reads() > 0 && !idle_warned_) {
+    if (idle && !mem.idle() && mem.outstanding_writes() + mem.outstanding_reads() > 0 && !idle_warned_) {
       idle_warned_ = true;
-      harness(cycle, "idle_o high with " + std::to_string(mem_.outstanding_reads()) + " read and " +
-                         std::to_string(mem_.outstanding_writes()) + " write burst(s) outstanding at the memory");
+      harness(cycle, "idle_o high with " + std::to_string(mem.outstanding_reads()) + " read and " +
+                         std::to_string(mem.outstanding_writes()) + " write burst(s) outstanding at the memory");
     }
-    settled_ = (all_taken() && idle && mem_.idle()) ? settled_ + 1 : 0;
+    settled_ = (all_taken() && idle && mem.idle()) ? settled_ + 1 : 0;
 
-    d.clk_i = 1;
-    d.eval();
-    dump();
-    d.clk_i = 0;
+    dut_.rise();
 
     if (settled_ >= kSettle) {
       r_.status = "done";
@@ -550,45 +340,19 @@ class Bench {
     return true;
   }
 
-  template <typename A, typename I, typename N, typename S, typename B>
-  static AxiAddr addr(A a, I id, N len, S size, B burst) {
-    AxiAddr x;
-    x.addr = static_cast<std::uint64_t>(a);
-    x.id = static_cast<unsigned>(id);
-    x.len = static_cast<unsigned>(len);
-    x.size = static_cast<unsigned>(size);
-    x.burst = static_cast<unsigned>(burst);
-    return x;
-  }
-
   const Run& run_;
-  VerilatedContext& ctx_;
-  std::unique_ptr<cfg::Dut> dut_;
-#if VM_TRACE_FST
-  std::unique_ptr<VerilatedFstC> fst_;
-#endif
-  std::uint64_t time_ = 0;
-  AxiMemory mem_;
-  AxiChecker checker_;
+  ClockedDut<cfg::Dut> dut_;
+  AxiMasterPort<cfg::Dut> axi_;
   std::mt19937_64 rng_;
   std::array<PortState, cfg::kPorts> state_{};
   std::array<std::uint64_t, cfg::kPorts> bp_threshold_{};
-  Bytes noise_ = Bytes(cfg::kDataBytes, 0);
   std::uint64_t last_move_ = 0, settled_ = 0;
   bool finished_ = false, idle_warned_ = false;
   Result r_;
 };
 
-/// One line of text with no line breaks (a message inside a result line).
-std::string one_line(std::string s) {
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  return s;
-}
-
-void write_result(const std::string& path, const Result& r, const Bench& b) {
-  std::ofstream f(path);
-  if (!f) throw Usage{"cannot write '" + path + "'"};
-  f << wire::kResultMagic << "\n";
+/// The result's own lines (agent_wire.h).
+void write_lines(std::ostream& f, const Result& r, const Bench& b) {
   f << "status " << r.status << "\ncycles " << r.cycles << "\n";
   for (const Sent& s : r.sent) f << "out " << s.port << " " << s.x << " " << s.y << " " << flit_hex(s.flit) << "\n";
   for (unsigned p = 0; p < cfg::kPorts; ++p) {
@@ -596,56 +360,18 @@ void write_result(const std::string& path, const Result& r, const Bench& b) {
     f << "taken " << p << " " << b.port(p).taken << "\ncounters " << p << " " << c[0] << " " << c[1] << " " << c[2]
       << " " << c[3] << "\nbusy " << p << " " << b.port(p).busy_cycles << "\n";
   }
-  const auto& st = b.memory().stats();
-  f << "read_bursts " << st.read_bursts << "\nwrite_bursts " << st.write_bursts << "\nread_beats " << r.read_beats
-    << "\nwrite_beats " << r.write_beats << "\nlongest_burst " << r.longest_burst << "\nmax_reads_out "
+  const auto& st = b.axi().memory().stats();
+  const AxiTraffic& t = b.axi().traffic();
+  f << "read_bursts " << st.read_bursts << "\nwrite_bursts " << st.write_bursts << "\nread_beats " << t.read_beats
+    << "\nwrite_beats " << t.w_beats << "\nlongest_burst " << t.longest_burst << "\nmax_reads_out "
     << st.max_outstanding_reads << "\nmax_writes_out " << st.max_outstanding_writes << "\nseconds " << r.seconds
     << "\n";
-  for (const auto& e : b.memory().errors()) f << "axi " << one_line(e.message) << "\n";
-  for (const auto& e : b.checker().errors()) f << "checker " << e.cycle << " " << one_line(e.message) << "\n";
-  for (const auto& h : r.harness) f << "harness " << one_line(h) << "\n";
-  for (const auto& n : r.notes) f << "note " << one_line(n) << "\n";
-  f << "end\n";
-  if (!f) throw Usage{"cannot write '" + path + "'"};
-}
-
-int run(int argc, char** argv) {
-  const Options o = parse_args(argc, argv);
-  const Run r = read_run(o.run);
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->commandArgs(argc, argv);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(r.seed % 2147483646ULL) + 1);
-  ctx->fatalOnError(false);  // an assertion ends the run with its status, not an abort
-  Result res;
-  bool protocol_ok = true;
-  {
-    Bench bench(r, o, *ctx);
-    res = bench.run();
-    protocol_ok = bench.checker().errors().empty();
-    write_result(o.result, res, bench);
-    if (!o.mem_out.empty()) {
-      std::ofstream f(o.mem_out, std::ios::binary);
-      const Bytes& img = bench.memory().region(kRegion);
-      f.write(reinterpret_cast<const char*>(img.data()), static_cast<std::streamsize>(img.size()));
-      if (!f) throw Usage{"cannot write '" + o.mem_out + "'"};
-    }
-  }
-  const bool clean = res.status == "done" && res.harness.empty() && protocol_ok;
-  return clean ? kExitDone : kExitFail;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const Usage& e) {
-    if (e.message.empty()) {
-      std::fputs(kUsage, stdout);
-      return kExitDone;
-    }
-    std::fprintf(stderr, "agent_sim: %s\n%s", e.message.c_str(), kUsage);
-    return kExitUsage;
-  }
+  return harness_main(argc, argv, "agent_sim", kUsage, [](int c, char** v) {
+    return run_bench<Bench>(c, v, wire::kResultMagic, read_run, write_lines);
+  });
 }

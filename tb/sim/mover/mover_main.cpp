@@ -18,28 +18,24 @@
 // It stops at done (after the STATUS read), at --max-cycles (timeout), after
 // `watchdog` cycles with nothing moving (hang), or on an RTL assertion.
 #include <verilated.h>
-#if VM_TRACE_FST
-#include <verilated_fst_c.h>
-#endif
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <memory>
 #include <optional>
+#include <ostream>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "mover_config.h"
-#include "sim/axi/axi_checker.h"
-#include "sim/axi/axi_memory.h"
+#include "sim/axi/axi_master_port.h"
+#include "sim/harness/clocked_dut.h"
+#include "sim/harness/harness_main.h"
 #include "sim/harness/ports.h"
+#include "sim/harness/run_bench.h"
+#include "sim/harness/run_file.h"
 #include "sim/mover/mover_wire.h"
 
 namespace {
@@ -49,46 +45,12 @@ using namespace tpusim::sim;
 namespace cfg = mover_config;
 namespace wire = tpusim::mover_wire;
 
-constexpr int kExitDone = 0, kExitFail = 1, kExitUsage = 2;
-constexpr const char* kRegion = "image";
-
 const char* kUsage =
     "usage: mover_sim --run FILE --result FILE [--mem-out FILE] [--trace FILE.fst]\n"
     "  --run      the run description (mover_wire.h)\n"
     "  --result   where the result goes (mover_wire.h)\n"
     "  --mem-out  write the memory image after the run (the run's image extent)\n"
     "  --trace    write an FST waveform (a simulator built with --trace-fst)\n";
-
-struct Usage {
-  std::string message;
-};
-
-struct Options {
-  std::string run, result, mem_out, trace;
-};
-
-Options parse_args(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag.rfind("+verilator", 0) == 0) continue;
-    if (flag == "--help" || flag == "-h") throw Usage{};
-    if (i + 1 >= argc) throw Usage{flag + " needs a value"};
-    const std::string v = argv[++i];
-    if (flag == "--run")
-      o.run = v;
-    else if (flag == "--result")
-      o.result = v;
-    else if (flag == "--mem-out")
-      o.mem_out = v;
-    else if (flag == "--trace")
-      o.trace = v;
-    else
-      throw Usage{"unknown option " + flag};
-  }
-  if (o.run.empty() || o.result.empty()) throw Usage{"--run and --result are required"};
-  return o;
-}
 
 // ---------------------------------------------------------------------------
 // The run description
@@ -103,110 +65,49 @@ struct Write {
   bool free = false;
 };
 
-struct Run {
-  std::uint64_t image_base = 0;
-  Bytes image;
-  AxiMemoryTiming timing;
+struct Run : AxiRun {
+  Run() : AxiRun(10000) {}
   unsigned max_burst = 256;
-  std::vector<std::uint64_t> slverr;
-  std::uint64_t seed = 1, max_cycles = 2000000, watchdog = 10000;
   unsigned gap_max = 3;
   std::vector<Write> writes, race;
 };
 
-std::uint64_t parse_u64(const std::string& where, const std::string& v) {
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || *end != '\0' || v[0] == '-') throw Usage{where + ": '" + v + "' is not a non-negative integer"};
-  return x;
-}
-
-double parse_prob(const std::string& where, const std::string& v) {
-  char* end = nullptr;
-  const double x = std::strtod(v.c_str(), &end);
-  if (v.empty() || *end != '\0' || !(x >= 0.0 && x < 1.0)) throw Usage{where + ": '" + v + "' is not in [0, 1)"};
-  return x;
-}
-
-Bytes read_bytes(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw Usage{"cannot read '" + path + "'"};
-  return Bytes(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-}
-
 Run read_run(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw Usage{"cannot read '" + path + "'"};
   Run r;
-  std::string line;
-  if (!std::getline(f, line) || line != wire::kRunMagic)
-    throw Usage{"'" + path + "' is not a mover run description (its first line is not '" + wire::kRunMagic + "')"};
-  bool have_image = false;
-  for (int n = 2; std::getline(f, line); ++n) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream in(line);
-    std::string key;
-    std::vector<std::string> v;
-    in >> key;
-    for (std::string t; in >> t;) v.push_back(t);
-    const std::string where = path + ":" + std::to_string(n);
-    auto want = [&](std::size_t k) {
-      if (v.size() != k) throw Usage{where + ": '" + key + "' takes " + std::to_string(k) + " value(s)"};
-    };
-    auto u = [&](std::size_t i) { return parse_u64(where, v[i]); };
-    if (key == "image_base")
-      want(1), r.image_base = u(0);
-    else if (key == "image")
-      want(1), r.image = read_bytes(v[0]), have_image = true;
-    else if (key == "latency")
-      want(1), r.timing.latency = static_cast<unsigned>(u(0));
-    else if (key == "ready_stall")
-      want(1), r.timing.ready_stall = parse_prob(where, v[0]);
-    else if (key == "valid_stall")
-      want(1), r.timing.valid_stall = parse_prob(where, v[0]);
-    else if (key == "reorder")
-      want(1), r.timing.reorder = u(0) != 0;
-    else if (key == "interleave")
-      want(1), r.timing.interleave = u(0) != 0;
-    else if (key == "max_reads")
-      want(1), r.timing.max_reads = std::max<std::size_t>(1, u(0));
-    else if (key == "max_writes")
-      want(1), r.timing.max_writes = std::max<std::size_t>(1, u(0));
-    else if (key == "max_burst")
-      want(1), r.max_burst = static_cast<unsigned>(u(0));
-    else if (key == "slverr")
-      want(1), r.slverr.push_back(u(0));
-    else if (key == "seed")
-      want(1), r.seed = u(0);
-    else if (key == "max_cycles")
-      want(1), r.max_cycles = u(0);
-    else if (key == "watchdog")
-      want(1), r.watchdog = std::max<std::uint64_t>(1, u(0));
-    else if (key == "gap_max")
-      want(1), r.gap_max = static_cast<unsigned>(u(0));
-    else if (key == "write" || key == "race") {
-      want(key == "write" ? 4 : 2);
+  read_run_file(path, wire::kRunMagic, "a mover run description", [&r](const RunLine& l) {
+    if (r.take(l)) return;
+    if (l.key == "reorder")
+      l.want(1), r.timing.reorder = l.u(0) != 0;
+    else if (l.key == "interleave")
+      l.want(1), r.timing.interleave = l.u(0) != 0;
+    else if (l.key == "max_burst")
+      l.want(1), r.max_burst = static_cast<unsigned>(l.u(0));
+    else if (l.key == "gap_max")
+      l.want(1), r.gap_max = static_cast<unsigned>(l.u(0));
+    else if (l.key == "write" || l.key == "race") {
+      l.want(l.key == "write" ? 4 : 2);
       Write w;
-      w.offset = static_cast<std::uint32_t>(u(0));
-      w.value = u(1);
-      if (key == "write") {
-        if (v[2] == "host")
+      w.offset = static_cast<std::uint32_t>(l.u(0));
+      w.value = l.u(1);
+      if (l.key == "write") {
+        if (l.values[2] == "host")
           w.port = kHost;
-        else if (v[2] == "cp")
+        else if (l.values[2] == "cp")
           w.port = kCp;
-        else if (v[2] == "random")
+        else if (l.values[2] == "random")
           w.port = kRandom;
         else
-          throw Usage{where + ": the port is host, cp or random, not '" + v[2] + "'"};
-        w.free = u(3) != 0;
+          throw Usage{l.where + ": the port is host, cp or random, not '" + l.values[2] + "'"};
+        w.free = l.u(3) != 0;
       }
-      if (w.offset >= (1u << cfg::kRegOffsetW)) throw Usage{where + ": offset " + v[0] + " is past the register map"};
-      (key == "write" ? r.writes : r.race).push_back(w);
+      if (w.offset >= (1u << cfg::kRegOffsetW))
+        throw Usage{l.where + ": offset " + l.values[0] + " is past the register map"};
+      (l.key == "write" ? r.writes : r.race).push_back(w);
     } else {
-      throw Usage{where + ": unknown key '" + key + "'"};
+      throw l.unknown();
     }
-  }
-  if (!have_image || r.image.empty()) throw Usage{"'" + path + "' names no image (or an empty one)"};
+  });
+  r.require_image(path);
   if (r.writes.empty()) throw Usage{"'" + path + "' has no register write"};
   return r;
 }
@@ -255,102 +156,48 @@ std::uint64_t field(std::uint64_t v, unsigned lsb, unsigned width) {
 // ---------------------------------------------------------------------------
 // The run
 // ---------------------------------------------------------------------------
-struct Result {
-  std::string status = "timeout";
+struct Result : RunOutcome {
   std::uint64_t cycles = 0, total_cycles = 0;
   std::uint64_t fault = 0, fault_o = 0, busy = 0, moves_done = 0;
   bool status_read = false;
-  std::uint64_t read_beats = 0, w_beats = 0, write_beats = 0, read_bursts = 0, write_bursts = 0;
-  unsigned longest_burst = 0;
   std::uint64_t race_writes = 0, race_gos = 0, race_gos_ignored = 0;
-  double seconds = 0.0;
-  std::vector<std::string> harness, notes;
 };
 
 class Bench {
  public:
-  Bench(const Run& run, const Options& o, VerilatedContext& ctx)
+  Bench(const Run& run, const std::string& trace, VerilatedContext& ctx)
       : run_(run),
-        ctx_(ctx),
-        dut_(std::make_unique<cfg::Dut>(&ctx)),
-        mem_(cfg::kDataBytes, run.timing, run.seed * 7 + 2, "m_axi"),
-        checker_(cfg::kDataBytes, checker_config(run)),
+        dut_(ctx, trace),
+        axi_(run, cfg::kDataBytes, cfg::kIdBits, cfg::kAddrBits, run.max_burst),
         rng_(run.seed * 7 + 1),
         pins_{Pins{dut_->host_req_valid_i, dut_->host_req_ready_o, dut_->host_req_write_i, dut_->host_req_addr_i,
                    dut_->host_req_wdata_i, dut_->host_rsp_valid_o, dut_->host_rsp_rdata_o, dut_->host_rsp_go_o},
               Pins{dut_->cp_req_valid_i, dut_->cp_req_ready_o, dut_->cp_req_write_i, dut_->cp_req_addr_i,
-                   dut_->cp_req_wdata_i, dut_->cp_rsp_valid_o, dut_->cp_rsp_rdata_o, dut_->cp_rsp_go_o}} {
-    mem_.map(kRegion, run.image_base, run.image, true);
-    for (const auto a : run.slverr) mem_.inject_slverr(a);
-#if VM_TRACE_FST
-    if (!o.trace.empty()) {
-      ctx.traceEverOn(true);
-      fst_ = std::make_unique<VerilatedFstC>();
-      dut_->trace(fst_.get(), 99);
-      fst_->open(o.trace.c_str());
-    }
-#else
-    if (!o.trace.empty()) throw Usage{"this simulator was built without --trace-fst"};
-#endif
-  }
-  Bench(const Bench&) = delete;
-  Bench& operator=(const Bench&) = delete;
-  ~Bench() {
-#if VM_TRACE_FST
-    if (fst_) fst_->close();
-#endif
-    dut_->final();
-  }
+                   dut_->cp_req_wdata_i, dut_->cp_rsp_valid_o, dut_->cp_rsp_rdata_o, dut_->cp_rsp_go_o}} {}
 
   Result run() {
     reset();
     gap_ = gap();
-    const auto t0 = std::chrono::steady_clock::now();
-    std::uint64_t cycle = 0;
-    for (; phase_ != Phase::Finished; ++cycle) {
-      if (cycle >= run_.max_cycles) {
-        r_.status = "timeout";
-        stopped(cycle, "the cycle limit");
-        break;
-      }
-      if (!step(cycle)) break;
-    }
-    r_.total_cycles = cycle;
+    r_.total_cycles = clock_loop(
+        run_.max_cycles, [this] { return phase_ == Phase::Finished; },
+        [this](std::uint64_t cycle) { return step(cycle); },
+        [this](std::uint64_t cycle) {
+          r_.status = "timeout";
+          stopped(cycle, "the cycle limit");
+        },
+        r_.seconds);
     if (phase_ == Phase::Finished) {
-      checker_.finish(cycle);
-      if (!mem_.idle()) harness(cycle, "after the STATUS read the memory still has bursts outstanding");
+      axi_.checker().finish(r_.total_cycles);
+      if (!axi_.memory().idle())
+        harness(r_.total_cycles, "after the STATUS read the memory still has bursts outstanding");
     }
-    r_.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const auto& s = mem_.stats();
-    r_.read_bursts = s.read_bursts;
-    r_.write_bursts = s.write_bursts;
     return r_;
   }
 
-  [[nodiscard]] const AxiMemory& memory() const { return mem_; }
-  [[nodiscard]] const AxiChecker& checker() const { return checker_; }
-  [[nodiscard]] const AxiMemoryStats& stats() const { return mem_.stats(); }
+  [[nodiscard]] const AxiMasterPort<cfg::Dut>& axi() const { return axi_; }
 
  private:
   enum class Phase { Program, Running, Drain, ReadStatus, Finished };
-
-  static AxiCheckerConfig checker_config(const Run& run) {
-    AxiCheckerConfig c;
-    c.id_bits = cfg::kIdBits;
-    c.addr_bits = cfg::kAddrBits;
-    c.max_burst_beats = run.max_burst;
-    c.require_aligned = true;
-    c.incr_only = true;
-    c.port = "m_axi";
-    return c;
-  }
-
-  void dump() {
-#if VM_TRACE_FST
-    if (fst_) fst_->dump(time_);
-#endif
-    ++time_;
-  }
 
   unsigned gap() {
     return run_.gap_max == 0 ? 0
@@ -368,8 +215,9 @@ class Bench {
                             "reading STATUS", "finished"};
     std::ostringstream n;
     n << "stopped at cycle " << cycle << " (" << why << ") while " << phases[static_cast<int>(phase_)] << ": busy_o "
-      << int(dut_->busy_o) << ", " << mem_.outstanding_reads() << " read and " << mem_.outstanding_writes()
-      << " write burst(s) outstanding at the memory, " << r_.read_beats << " R and " << r_.w_beats
+      << int(dut_->busy_o) << ", " << axi_.memory().outstanding_reads() << " read and "
+      << axi_.memory().outstanding_writes() << " write burst(s) outstanding at the memory, "
+      << axi_.traffic().read_beats << " R and " << axi_.traffic().w_beats
       << " W beats so far, the last AXI handshake at cycle " << last_axi_;
     if (phase_ == Phase::Program) n << ", " << next_ << " of " << run_.writes.size() << " register writes sent";
     r_.notes.push_back(n.str());
@@ -380,47 +228,10 @@ class Bench {
                            std::to_string(ports_[p].shown_since) + " without being taken");
   }
 
-  void idle_inputs() {
-    drive_slave(idle_slave_);
-    for (auto& p : pins_) p.req_valid = 0;
-  }
-
   void reset() {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 0;
-    idle_inputs();
-    for (int i = 0; i < 4; ++i) {
-      dut_->eval();
-      dump();
-      dut_->clk_i = 1;
-      dut_->eval();
-      dump();
-      dut_->clk_i = 0;
-    }
-    dut_->rst_ni = 1;
-  }
-
-  void drive_slave(const AxiSlaveSignals& s) {
-    cfg::Dut& d = *dut_;
-    d.ar_ready_i = s.arready;
-    d.aw_ready_i = s.awready;
-    d.w_ready_i = s.wready;
-    d.r_valid_i = s.rvalid;
-    if (s.rvalid) {
-      set_bytes(d.r_data_i, s.r.data.data(), s.r.data.size());
-      d.r_id_i = s.r.id;
-      d.r_resp_i = s.r.resp;
-      d.r_last_i = s.r.last;
-    } else {  // noise: nothing may be taken from R without RVALID
-      for (auto& b : noise_) b = static_cast<std::uint8_t>(rng_());
-      set_bytes(d.r_data_i, noise_.data(), noise_.size());
-      d.r_id_i = rng_() & 1U;
-      d.r_resp_i = rng_() & 3U;
-      d.r_last_i = rng_() & 1U;
-    }
-    d.b_valid_i = s.bvalid;
-    d.b_id_i = s.bvalid ? s.b.id : (rng_() & 1U);
-    d.b_resp_i = s.bvalid ? s.b.resp : (rng_() & 3U);
+    axi_.drive_idle(*dut_, rng_);
+    for (auto& p : pins_) p.req_valid = 0;
+    dut_.reset(4);
   }
 
   void drive_ports() {
@@ -571,43 +382,16 @@ class Bench {
   bool step(std::uint64_t cycle) {
     cfg::Dut& d = *dut_;
     plan(cycle);
-    const AxiSlaveSignals& s = mem_.drive(cycle);
-    drive_slave(s);
+    const AxiSlaveSignals& s = axi_.drive(d, cycle, rng_);
     drive_ports();
-    d.clk_i = 0;
-    d.eval();
-    dump();
-    if (ctx_.gotError() || ctx_.gotFinish()) {
+    if (!dut_.fall()) {
       r_.status = "assertion";
       stopped(cycle, "an RTL assertion");
       return false;
     }
 
     // AXI: both sides to the checker, the handshakes to the memory.
-    AxiMasterSignals m;
-    m.arvalid = d.ar_valid_o;
-    m.ar = addr(d.ar_addr_o, d.ar_id_o, d.ar_len_o, d.ar_size_o, d.ar_burst_o);
-    m.rready = d.r_ready_o;
-    m.awvalid = d.aw_valid_o;
-    m.aw = addr(d.aw_addr_o, d.aw_id_o, d.aw_len_o, d.aw_size_o, d.aw_burst_o);
-    m.wvalid = d.w_valid_o;
-    m.w.data = get_bytes(d.w_data_o, cfg::kDataBytes);
-    m.w.strb.resize(cfg::kDataBytes);
-    bool strobed = false;
-    for (unsigned b = 0; b < cfg::kDataBytes; ++b) {
-      m.w.strb[b] = static_cast<std::uint8_t>(get_bits(d.w_strb_o, b, 1));
-      strobed = strobed || m.w.strb[b] != 0;
-    }
-    m.w.last = d.w_last_o;
-    m.bready = d.b_ready_o;
-    bool moved = false;
-    if (m.arvalid && s.arready) r_.longest_burst = std::max(r_.longest_burst, m.ar.len + 1), moved = true;
-    if (m.awvalid && s.awready) r_.longest_burst = std::max(r_.longest_burst, m.aw.len + 1), moved = true;
-    if (m.wvalid && s.wready) ++r_.w_beats, r_.write_beats += strobed, moved = true;
-    if (s.rvalid && m.rready) ++r_.read_beats, moved = true;
-    if (s.bvalid && m.bready) moved = true;
-    checker_.check(cycle, m, s);
-    mem_.clock(cycle, m);
+    const bool moved = axi_.clock(d, cycle, s);
     if (moved) last_axi_ = cycle;
     if (phase_ == Phase::Program && moved) harness(cycle, "an AXI handshake before any GO");
 
@@ -641,9 +425,7 @@ class Bench {
       }
     }
     if (lost_) {
-      d.clk_i = 1;
-      d.eval();
-      dump();
+      dut_.rise();
       return false;
     }
 
@@ -652,9 +434,10 @@ class Bench {
       if (phase_ == Phase::Running) {
         r_.cycles = cycle - go_cycle_;
         r_.fault_o = d.fault_o;
-        if (!mem_.idle() || mem_.outstanding_writes() || mem_.outstanding_reads())
-          harness(cycle, "done_o with " + std::to_string(mem_.outstanding_reads()) + " read and " +
-                             std::to_string(mem_.outstanding_writes()) +
+        const AxiMemory& mem = axi_.memory();
+        if (!mem.idle() || mem.outstanding_writes() || mem.outstanding_reads())
+          harness(cycle, "done_o with " + std::to_string(mem.outstanding_reads()) + " read and " +
+                             std::to_string(mem.outstanding_writes()) +
                              " write burst(s) outstanding (a move is done when every write has its response)");
         phase_ = Phase::Drain;
         done_cycle_ = cycle;
@@ -671,10 +454,7 @@ class Bench {
       harness(cycle, "busy_o is high before any GO");
     }
 
-    d.clk_i = 1;
-    d.eval();
-    dump();
-    d.clk_i = 0;
+    dut_.rise();
 
     // The watchdog: nothing moving for `watchdog` cycles.
     const std::uint64_t since = phase_ == Phase::Running ? last_axi_ : std::max(last_reg_, last_axi_);
@@ -689,31 +469,12 @@ class Bench {
     return true;
   }
 
-  template <typename A, typename I, typename N, typename S, typename B>
-  static AxiAddr addr(A a, I id, N len, S size, B burst) {
-    AxiAddr x;
-    x.addr = static_cast<std::uint64_t>(a);
-    x.id = static_cast<unsigned>(id);
-    x.len = static_cast<unsigned>(len);
-    x.size = static_cast<unsigned>(size);
-    x.burst = static_cast<unsigned>(burst);
-    return x;
-  }
-
   const Run& run_;
-  VerilatedContext& ctx_;
-  std::unique_ptr<cfg::Dut> dut_;
-#if VM_TRACE_FST
-  std::unique_ptr<VerilatedFstC> fst_;
-#endif
-  std::uint64_t time_ = 0;
-  AxiMemory mem_;
-  AxiChecker checker_;
+  ClockedDut<cfg::Dut> dut_;
+  AxiMasterPort<cfg::Dut> axi_;
   std::mt19937_64 rng_;
   std::array<Pins, 2> pins_;
   std::array<PortState, 2> ports_{};
-  Bytes noise_ = Bytes(cfg::kDataBytes, 0);
-  const AxiSlaveSignals idle_slave_{};
   Phase phase_ = Phase::Program;
   std::size_t next_ = 0, race_next_ = 0;
   unsigned gap_ = 0;
@@ -723,69 +484,23 @@ class Bench {
   Result r_;
 };
 
-/// One line of text with no line breaks (a message inside a result line).
-std::string one_line(std::string s) {
-  std::replace(s.begin(), s.end(), '\n', ' ');
-  return s;
-}
-
-void write_result(const std::string& path, const Result& r, const Bench& b) {
-  std::ofstream f(path);
-  if (!f) throw Usage{"cannot write '" + path + "'"};
-  f << wire::kResultMagic << "\n";
+/// The result's own lines (mover_wire.h).
+void write_lines(std::ostream& f, const Result& r, const Bench& b) {
+  const AxiMemoryStats& st = b.axi().memory().stats();
+  const AxiTraffic& t = b.axi().traffic();
   f << "status " << r.status << "\ncycles " << r.cycles << "\ntotal_cycles " << r.total_cycles << "\nfault " << r.fault
     << "\nfault_o " << r.fault_o << "\nbusy " << r.busy << "\nmoves_done " << r.moves_done << "\nstatus_read "
-    << int(r.status_read) << "\nread_beats " << r.read_beats << "\nw_beats " << r.w_beats << "\nwrite_beats "
-    << r.write_beats << "\ndata_beats " << std::max(r.read_beats, r.w_beats) << "\nread_bursts " << r.read_bursts
-    << "\nwrite_bursts " << r.write_bursts << "\nlongest_burst " << r.longest_burst << "\nmax_reads_out "
-    << b.stats().max_outstanding_reads << "\nmax_writes_out " << b.stats().max_outstanding_writes << "\nrace_writes "
-    << r.race_writes << "\nrace_gos " << r.race_gos << "\nrace_gos_ignored " << r.race_gos_ignored << "\nseconds "
-    << r.seconds << "\n";
-  for (const auto& e : b.memory().errors()) f << "axi " << one_line(e.message) << "\n";
-  for (const auto& e : b.checker().errors()) f << "checker " << e.cycle << " " << one_line(e.message) << "\n";
-  for (const auto& h : r.harness) f << "harness " << one_line(h) << "\n";
-  for (const auto& n : r.notes) f << "note " << one_line(n) << "\n";
-  f << "end\n";
-  if (!f) throw Usage{"cannot write '" + path + "'"};
-}
-
-int run(int argc, char** argv) {
-  const Options o = parse_args(argc, argv);
-  const Run r = read_run(o.run);
-  auto ctx = std::make_unique<VerilatedContext>();
-  ctx->commandArgs(argc, argv);
-  ctx->randReset(2);
-  ctx->randSeed(static_cast<int>(r.seed % 2147483646ULL) + 1);
-  ctx->fatalOnError(false);  // an assertion ends the run with its status, not an abort
-  Result res;
-  bool protocol_ok = true;
-  {
-    Bench bench(r, o, *ctx);
-    res = bench.run();
-    protocol_ok = bench.checker().errors().empty();
-    write_result(o.result, res, bench);
-    if (!o.mem_out.empty()) {
-      std::ofstream f(o.mem_out, std::ios::binary);
-      const Bytes& img = bench.memory().region(kRegion);
-      f.write(reinterpret_cast<const char*>(img.data()), static_cast<std::streamsize>(img.size()));
-      if (!f) throw Usage{"cannot write '" + o.mem_out + "'"};
-    }
-  }
-  const bool clean = res.status == "done" && res.harness.empty() && protocol_ok;
-  return clean ? kExitDone : kExitFail;
+    << int(r.status_read) << "\nread_beats " << t.read_beats << "\nw_beats " << t.w_beats << "\nwrite_beats "
+    << t.strobed_beats << "\ndata_beats " << std::max(t.read_beats, t.w_beats) << "\nread_bursts " << st.read_bursts
+    << "\nwrite_bursts " << st.write_bursts << "\nlongest_burst " << t.longest_burst << "\nmax_reads_out "
+    << st.max_outstanding_reads << "\nmax_writes_out " << st.max_outstanding_writes << "\nrace_writes " << r.race_writes
+    << "\nrace_gos " << r.race_gos << "\nrace_gos_ignored " << r.race_gos_ignored << "\nseconds " << r.seconds << "\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(argc, argv);
-  } catch (const Usage& e) {
-    if (e.message.empty()) {
-      std::fputs(kUsage, stdout);
-      return kExitDone;
-    }
-    std::fprintf(stderr, "mover_sim: %s\n%s", e.message.c_str(), kUsage);
-    return kExitUsage;
-  }
+  return harness_main(argc, argv, "mover_sim", kUsage, [](int c, char** v) {
+    return run_bench<Bench>(c, v, wire::kResultMagic, read_run, write_lines);
+  });
 }
