@@ -4,8 +4,8 @@
 // not pull in every emitter.
 #include "sim/rtl_engine.h"
 
-#include <fmt/format.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -16,12 +16,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "hdl/emitters.h"
 #include "isa/check.h"
 #include "isa/image.h"
-#include "hdl/emitters.h"
+#include "spec/hash.h"
 #include "util/file_io.h"
 #include "util/process.h"
-#include "spec/hash.h"
 
 namespace tpugen::sim {
 
@@ -116,7 +116,8 @@ void publish(const fs::path& tmp, const fs::path& final_dir) {
 
 std::string params_text(const hdl::RtlContext& ctx) {
   std::string s;
-  for (const auto& [name, v] : ctx.isa().params().build_parameters()) s += fmt::format("{}{}={}", s.empty() ? "" : " ", name, v);
+  for (const auto& [name, v] : ctx.isa().params().build_parameters())
+    s += fmt::format("{}{}={}", s.empty() ? "" : " ", name, v);
   return s;
 }
 
@@ -139,10 +140,10 @@ std::string axi_sim_config(const hdl::RtlContext& ctx) {
                        r.name, access_name(f.access));
   o += "}  // namespace reg\n\n/// The AXI ports by channel signal.\nstruct MasterPins {\n";
   const std::string mp = "m_axi_" + a.master.bundle + "_", sp = "s_axi_" + a.control.bundle + "_";
-  for (const char* sig : {"AWVALID", "AWREADY", "AWADDR", "AWID", "AWLEN", "AWSIZE", "AWBURST", "AWLOCK", "AWCACHE",
-                          "AWPROT", "WVALID", "WREADY", "WDATA", "WSTRB", "WLAST", "BVALID", "BREADY", "BRESP", "BID",
-                          "ARVALID", "ARREADY", "ARADDR", "ARID", "ARLEN", "ARSIZE", "ARBURST", "ARLOCK", "ARCACHE",
-                          "ARPROT", "RVALID", "RREADY", "RDATA", "RRESP", "RLAST", "RID"})
+  for (const char* sig : {"AWVALID", "AWREADY", "AWADDR",  "AWID",   "AWLEN", "AWSIZE", "AWBURST", "AWLOCK",  "AWCACHE",
+                          "AWPROT",  "WVALID",  "WREADY",  "WDATA",  "WSTRB", "WLAST",  "BVALID",  "BREADY",  "BRESP",
+                          "BID",     "ARVALID", "ARREADY", "ARADDR", "ARID",  "ARLEN",  "ARSIZE",  "ARBURST", "ARLOCK",
+                          "ARCACHE", "ARPROT",  "RVALID",  "RREADY", "RDATA", "RRESP",  "RLAST",   "RID"})
     o += fmt::format("  static auto& {0}(Dut& d) {{ return d.{1}{0}; }}\n", sig, mp);
   // Verilator escapes a port named after a C++ word: `interrupt` is __SYM__interrupt.
   o += "  static auto& interrupt(Dut& d) { return d.__SYM__interrupt; }\n";
@@ -169,8 +170,7 @@ struct HarnessEntry {
 
 const std::vector<HarnessEntry>& harnesses() {
   static const std::vector<HarnessEntry> table = {
-      {hdl::TopKind::Core, "sim/core/core_harness.h", "CoreHarness", {"sim/core/core_harness.h"}, nullptr,
-       "tpu_top"},
+      {hdl::TopKind::Core, "sim/core/core_harness.h", "CoreHarness", {"sim/core/core_harness.h"}, nullptr, "tpu_top"},
       {hdl::TopKind::Axi,
        "sim/axi/axi_harness.h",
        "AxiHarness",
@@ -209,8 +209,9 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
       "#define TPUSIM_HARNESS_HEADER \"{}\"\n#define TPUSIM_HARNESS {}\n\nnamespace sim_config {{\n\n",
       TPUGEN_VERSION, fs::path(spec.path).filename().string(), spec.sha256, params_text(ctx),
       hdl::top_module(ctx.options().top), harness.header, harness.harness);
-  o += fmt::format("/// The top this simulator drives.\nusing Dut = V{0};\ninline constexpr const char* kTopModule = \"{0}\";\n\n",
-                   hdl::top_module(ctx.options().top));
+  o += fmt::format(
+      "/// The top this simulator drives.\nusing Dut = V{0};\ninline constexpr const char* kTopModule = \"{0}\";\n\n",
+      hdl::top_module(ctx.options().top));
   if (harness.config) o += harness.config(ctx);
   o += "/// A progress counter of progress_o and the header slice holding its count.\n"
        "struct Counter {\n  const char* name;\n  const char* unit;\n  unsigned hdr_word;\n  unsigned hdr_lsb;\n"
@@ -240,8 +241,7 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
        "inline constexpr Memory kMemories[] = {\n";
   for (const auto& m : spec.memories) {
     if (m.dram || !m.host.empty()) continue;
-    o += fmt::format("    {{\"{}\", \"TOP.{}.u_{}.u_{}.mem_q\", {}, {}}},\n", m.name,
-                     harness.core, m.owner, m.name,
+    o += fmt::format("    {{\"{}\", \"TOP.{}.u_{}.u_{}.mem_q\", {}, {}}},\n", m.name, harness.core, m.owner, m.name,
                      m.depth.eval(ctx.isa().params().scope()), m.row_bits.eval(ctx.isa().params().scope()));
   }
   o += "};\n\n// fault_unit_o: tpu_pkg::UNIT_*.\ninline constexpr const char* kUnitNames[] = {";
@@ -258,8 +258,8 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
 }
 
 std::vector<fs::path> harness_sources() {
-  std::vector<fs::path> files = {"sim/harness/sim_main.cpp", "sim/harness/sim_common.h", "sim/harness/sim_top.h",
-                                 "sim/harness/memory_models.h", "sim/harness/ports.h"};
+  std::vector<fs::path> files = {"sim/harness/sim_main.cpp",    "sim/harness/sim_common.h",    "sim/harness/sim_top.h",
+                                 "sim/harness/verilated_top.h", "sim/harness/memory_models.h", "sim/harness/ports.h"};
   for (const auto& h : harnesses()) files.insert(files.end(), h.files.begin(), h.files.end());
   return files;
 }
@@ -292,7 +292,7 @@ Harness core_harness() {
 }
 
 std::vector<std::string> verilator_args(const fs::path& dir, const std::vector<std::string>& extra,
-                                       const std::string& top, const Harness& harness, bool assertions) {
+                                        const std::string& top, const Harness& harness, bool assertions) {
   std::vector<std::string> args = {"--cc", "--exe", "--build", "-j", "2"};
   for (const auto& a : verilator_model_args(assertions)) args.push_back(a);
   for (const auto& a : harness.flags) args.push_back(a);
@@ -320,11 +320,12 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     // The key: the caller's identity text, the Verilator version and command
     // line, and every file the build compiles.
     std::string args_text;
-    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top, spec.harness, spec.assertions)) args_text += " " + a;
+    for (const auto& a : verilator_args("<dir>", spec.extra_flags, spec.top, spec.harness, spec.assertions))
+      args_text += " " + a;
     const std::string compiler =
         sim_compiler().empty() ? std::string("verilator's own\n") : process_output({sim_compiler(), "--version"});
-    const std::string key_text = spec.key_text + "verilator " + process_output({"verilator", "--version"}) +
-                                 "c++ " + compiler + "args" + args_text + "\n" + contents_digest(tmp);
+    const std::string key_text = spec.key_text + "verilator " + process_output({"verilator", "--version"}) + "c++ " +
+                                 compiler + "args" + args_text + "\n" + contents_digest(tmp);
     const std::string key = sha256_hex(key_text).substr(0, 20);
     const fs::path final_dir = root / key;
     if (fs::exists(final_dir / "stamp")) {
@@ -339,8 +340,8 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     write_text(tmp / "key.txt", key_text);
 
     if (progress)
-      progress(fmt::format("building the RTL simulator for {} (once; cached in {})", spec.description,
-                           final_dir.string()));
+      progress(
+          fmt::format("building the RTL simulator for {} (once; cached in {})", spec.description, final_dir.string()));
     const auto t0 = std::chrono::steady_clock::now();
     ProcessSpec verilate;
     verilate.argv = {"verilator"};
@@ -350,17 +351,16 @@ fs::path cached_sim_build(const fs::path& build_root, const SimBuildSpec& spec, 
     verilate.log = tmp / "verilate.log";
     verilate.rule = "rtl.verilator";
     if (const ProcessResult rc = run_process(verilate); !rc.ok())
-      throw Error("rtl.verilator",
-                  fmt::format("verilator failed (exit {}) building {}; the log is {}:\n{}", rc.status(),
-                              spec.description, (tmp / "verilate.log").string(),
-                              tail_lines(read_text(tmp / "verilate.log"), 30)));
+      throw Error("rtl.verilator", fmt::format("verilator failed (exit {}) building {}; the log is {}:\n{}",
+                                               rc.status(), spec.description, (tmp / "verilate.log").string(),
+                                               tail_lines(read_text(tmp / "verilate.log"), 30)));
     fs::rename(tmp / "obj_dir" / "tpu_sim", tmp / "tpu_sim");
     fs::remove_all(tmp / "obj_dir");
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     write_text(tmp / "stamp", fmt::format("built in {:.1f} s\n", secs));
     // mkdtemp made the directory private; the cache entry is for everyone.
-    fs::permissions(tmp, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                             fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(tmp, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                             fs::perms::others_exec);
     publish(tmp, final_dir);
     if (progress) progress(fmt::format("built in {:.0f} s", secs));
     return final_dir / "tpu_sim";
@@ -458,8 +458,7 @@ RtlRunResult run_rtl(const fs::path& sim, std::span<const std::uint64_t> image, 
   const ProcessResult ran = run_process(run);
   r.exit_code = ran.status();
   r.output = ran.output;
-  if (ran.interrupted())
-    throw Error("rtl.interrupted", fmt::format("{} was interrupted (SIGINT)", sim.string()));
+  if (ran.interrupted()) throw Error("rtl.interrupted", fmt::format("{} was interrupted (SIGINT)", sim.string()));
   if (!fs::exists(dir / "report.json"))
     throw Error("rtl.run", fmt::format("{} exited with status {} and wrote no report:\n{}", sim.string(), r.exit_code,
                                        tail_lines(r.output, 30)));
@@ -504,14 +503,15 @@ std::string compare_state(const Isa& isa, const Model& model, const RtlRunResult
         const std::uint64_t mask = lane_bits >= 64 ? ~0ull : ((1ull << lane_bits) - 1);
         want += fmt::format("{:0{}x}", static_cast<std::uint64_t>(*lane) & mask, lane_bits / 4);
       }
-      const std::string& have = static_cast<std::size_t>(r) < it->second.size() ? it->second[static_cast<std::size_t>(r)] : "";
-      if (have != want) return fmt::format("{}[{}]: rtl {}, model {}", m.name, r, have.empty() ? "missing" : have, want);
+      const std::string& have =
+          static_cast<std::size_t>(r) < it->second.size() ? it->second[static_cast<std::size_t>(r)] : "";
+      if (have != want)
+        return fmt::format("{}[{}]: rtl {}, model {}", m.name, r, have.empty() ? "missing" : have, want);
       ++compared;
     }
   }
   return compared == 0 && !allow_none ? "no written on-chip row to compare" : "";
 }
-
 
 RtlRunResult run_gemm_rtl(const fs::path& sim, const Isa& isa, const GemmJob& job, const RtlRunOptions& options,
                           std::vector<std::uint64_t>* image) {

@@ -2,21 +2,19 @@
 /// @brief The Verilated top of a run-file harness (agent_main.cpp,
 /// mover_main.cpp) and its context: the context seeded from the run (random
 /// initial state, an assertion ends the run instead of aborting it), the top
-/// with its clk_i and active-low rst_ni, its optional FST trace (one time
-/// step a half cycle, from 0; the context's own time stands still), its reset
-/// and its two half cycles. Compiled by Verilator's build only.
+/// with its clk_i and active-low rst_ni on SimTop (verilated_top.h: its
+/// optional FST trace, one time step a half cycle), its reset and its two
+/// half cycles. Compiled by Verilator's build only.
 #pragma once
 
 #include <verilated.h>
-#if VM_TRACE_FST
-#include <verilated_fst_c.h>
-#endif
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "sim/harness/harness_main.h"
+#include "sim/harness/verilated_top.h"
 
 namespace tpusim::sim {
 
@@ -34,78 +32,57 @@ inline std::unique_ptr<VerilatedContext> make_run_context(int argc, char** argv,
 
 /// A Verilated top clocked on clk_i and reset by rst_ni (low active), with
 /// an FST trace when one is asked for (Usage when the simulator was built
-/// without --trace-fst).
+/// without --trace-fst): SimTop, with a run-file harness's reset and its two
+/// half cycles.
 template <typename Dut>
 class ClockedDut {
  public:
-  ClockedDut(VerilatedContext& ctx, const std::string& trace) : ctx_(ctx), dut_(std::make_unique<Dut>(&ctx)) {
-#if VM_TRACE_FST
-    if (!trace.empty()) {
-      ctx.traceEverOn(true);
-      fst_ = std::make_unique<VerilatedFstC>();
-      dut_->trace(fst_.get(), 99);
-      fst_->open(trace.c_str());
-    }
-#else
-    if (!trace.empty()) throw Usage{"this simulator was built without --trace-fst"};
-#endif
-  }
+  ClockedDut(VerilatedContext& ctx, const std::string& trace)
+      : ctx_(ctx),
+        top_(
+            ctx, [](Dut& d) -> CData& { return d.clk_i; }, checked(trace)) {}
   ClockedDut(const ClockedDut&) = delete;
   ClockedDut& operator=(const ClockedDut&) = delete;
-  ~ClockedDut() {
-#if VM_TRACE_FST
-    if (fst_) fst_->close();
-#endif
-    dut_->final();
-  }
 
-  Dut& operator*() { return *dut_; }
-  const Dut& operator*() const { return *dut_; }
-  Dut* operator->() { return dut_.get(); }
-  const Dut* operator->() const { return dut_.get(); }
+  Dut& operator*() { return *top_; }
+  const Dut& operator*() const { return *top_; }
+  Dut* operator->() { return &*top_; }
+  const Dut* operator->() const { return &*top_; }
 
   /// rst_ni low for `cycles` cycles on the inputs as driven, then high
   /// (evaluated at the next fall).
   void reset(unsigned cycles) {
-    dut_->clk_i = 0;
-    dut_->rst_ni = 0;
+    top_->rst_ni = 0;
     for (unsigned i = 0; i < cycles; ++i) {
-      eval();
+      top_.half(false);
       rise();
     }
-    dut_->rst_ni = 1;
+    top_->rst_ni = 1;
   }
 
   /// The first half of a cycle: the clock low, the top evaluated on the
   /// inputs as driven. False when an RTL assertion failed or $finish ran.
   [[nodiscard]] bool fall() {
-    dut_->clk_i = 0;
-    eval();
+    top_.half(false);
     return !(ctx_.gotError() || ctx_.gotFinish());
   }
 
   /// The rising edge, then the clock low again (evaluated at the next fall).
   void rise() {
-    dut_->clk_i = 1;
-    eval();
-    dut_->clk_i = 0;
+    top_.half(true);
+    top_->clk_i = 0;
   }
 
  private:
-  void eval() {
-    dut_->eval();
-#if VM_TRACE_FST
-    if (fst_) fst_->dump(time_);
+  static const std::string& checked(const std::string& trace) {
+#if !VM_TRACE_FST
+    if (!trace.empty()) throw Usage{"this simulator was built without --trace-fst"};
 #endif
-    ++time_;
+    return trace;
   }
 
   VerilatedContext& ctx_;
-  std::unique_ptr<Dut> dut_;
-#if VM_TRACE_FST
-  std::unique_ptr<VerilatedFstC> fst_;
-#endif
-  std::uint64_t time_ = 0;
+  SimTop<Dut> top_;
 };
 
 }  // namespace tpusim::sim

@@ -1,17 +1,12 @@
 /// @file sim_top.h
-/// @brief The Verilated model of a top as both harnesses of tpu_sim hold it:
-/// built in a context, an optional FST trace, and half clock cycles on the
-/// top's clock port (clk_i for tpu_top, ap_clk for tpu_axi_top); and what
-/// both harnesses do with it (HarnessBase): the reset, the runs back to
+/// @brief What both harnesses of tpu_sim do with their top (SimTop,
+/// verilated_top.h; clk_i for tpu_top, ap_clk for tpu_axi_top) (HarnessBase): the reset, the runs back to
 /// back, the clock loop of a run with its watchdog (max cycles) and the
 /// protocol checks, and the noise on a data bus whose valid is low.
 /// Compiled by Verilator's build only (tb/sim/harness/sim_main.cpp).
 #pragma once
 
 #include <verilated.h>
-#if VM_TRACE_FST
-#include <verilated_fst_c.h>
-#endif
 
 #include <chrono>
 #include <cstdint>
@@ -22,63 +17,9 @@
 #include <vector>
 
 #include "sim/harness/sim_common.h"
+#include "sim/harness/verilated_top.h"
 
 namespace tpusim::sim {
-
-template <typename Top>
-class SimTop {
- public:
-  /// The top's clock port (Verilator's ports are reference members, so a
-  /// function, not a pointer to member).
-  using ClockPort = CData& (*)(Top&);
-
-  /// `clock` names the top's clock port; `trace` an FST file to write, or empty.
-  SimTop(VerilatedContext& ctx, ClockPort clock, const std::string& trace)
-      : ctx_(ctx), top_(std::make_unique<Top>(&ctx, "TOP")), clock_(clock) {
-#if VM_TRACE_FST
-    if (!trace.empty()) {
-      trace_ = std::make_unique<VerilatedFstC>();
-      top_->trace(trace_.get(), 99);
-      trace_->open(trace.c_str());
-    }
-#else
-    (void)trace;
-#endif
-  }
-
-  ~SimTop() {
-#if VM_TRACE_FST
-    if (trace_) trace_->close();
-#endif
-    top_->final();
-  }
-
-  SimTop(const SimTop&) = delete;
-  SimTop& operator=(const SimTop&) = delete;
-
-  Top& operator*() { return *top_; }
-  Top* operator->() { return top_.get(); }
-  const Top* operator->() const { return top_.get(); }
-
-  /// Half a clock cycle: the clock at `level`, the model evaluated, time
-  /// advanced, the trace written.
-  void half(bool level) {
-    clock_(*top_) = static_cast<CData>(level);
-    top_->eval();
-    ctx_.timeInc(1);
-#if VM_TRACE_FST
-    if (trace_) trace_->dump(ctx_.time());
-#endif
-  }
-
- private:
-  VerilatedContext& ctx_;
-  std::unique_ptr<Top> top_;
-  ClockPort clock_;
-#if VM_TRACE_FST
-  std::unique_ptr<VerilatedFstC> trace_;
-#endif
-};
 
 /// The part of a harness that is not about its top's ports: the top itself,
 /// the reset, opt.runs runs back to back, the clock loop of one run and the
