@@ -69,8 +69,14 @@ void add_build_param_flags(CLI::App& cmd, std::map<std::string, std::string>& in
     const std::string help = p.is_choice()
                                  ? fmt::format("{} (default {})", p.role, p.default_choice)
                                  : fmt::format("{} ({} .. {}, default {})", p.role, p.min, p.max, p.default_value);
+    const std::string flag = "--" + prefix + kebab(p.name);
+    if (cmd.get_option_no_throw(flag) != nullptr)
+      throw Error("spec.param",
+                  fmt::format("build parameter {}'s flag {} is already an option of `{}`: rename the parameter", name,
+                              flag, cmd.get_name()),
+                  p.loc);
     cmd.add_option_function<std::string>(
-           "--" + prefix + kebab(p.name), [&into, name](const std::string& v) { into[name] = v; }, help)
+           flag, [&into, name](const std::string& v) { into[name] = v; }, help)
         ->type_name(p.is_choice() ? "NAME" : "INT");
   }
 }

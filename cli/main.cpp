@@ -34,20 +34,19 @@ int main(int argc, char** argv) {
     return cli::kBadInput;
   }
 
-  CLI::App app{"tpugen: a generator, assembler and reference model for the TinyTPU-isa GEMM accelerator.\n"
-               "Every fact comes from the spec (spec/tinytpu_isa.yaml)."};
+  CLI::App app{
+      "tpugen: a generator, assembler and reference model for the TinyTPU-isa GEMM accelerator.\n"
+      "Every fact comes from the spec (spec/tinytpu_isa.yaml)."};
   app.set_version_flag("--version", std::string(TPUGEN_VERSION));
   std::string spec_path;
   app.add_option("--spec", spec_path, "the ISA spec (default: the one this build ships; env TPUGEN_SPEC)");
   app.require_subcommand(1);
 
-  const cli::Command commands[] = {cli::params_command(),  cli::limits_command(),  cli::asm_command(),
-                                   cli::disasm_command(),  cli::check_command(),   cli::program_command(),
-                                   cli::docs_command(),    cli::run_command(),     cli::gen_command(),
-                                   cli::bench_command(),   cli::fuzz_command(),    cli::synth_command(),
-                                   cli::noc_command(),     cli::ime_command(),
-                                   cli::mover_command(),   cli::agent_command(),
-                                   cli::sysnode_command()};
+  const cli::Command commands[] = {
+      cli::params_command(),  cli::limits_command(), cli::asm_command(), cli::disasm_command(), cli::check_command(),
+      cli::program_command(), cli::docs_command(),   cli::run_command(), cli::gen_command(),    cli::bench_command(),
+      cli::fuzz_command(),    cli::synth_command(),  cli::noc_command(), cli::ime_command(),    cli::mover_command(),
+      cli::agent_command(),   cli::sysnode_command()};
   // In the command table's order; a command the table lacks, or an entry
   // with no command, is a defect of this build.
   std::vector<std::pair<CLI::App*, std::function<int()>>> runners;
@@ -71,7 +70,12 @@ int main(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(c.name, std::string(doc.summary));
     sub->footer(cli::command_footer(doc));
     sub->fallthrough();
-    runners.emplace_back(sub, c.setup(*sub, ctx));
+    try {
+      runners.emplace_back(sub, c.setup(*sub, ctx));
+    } catch (const Error& e) {  // a spec whose parameters this command cannot take as flags
+      fmt::print(stderr, "tpugen: {}\n", e.what());
+      return cli::kBadInput;
+    }
   }
 
   try {

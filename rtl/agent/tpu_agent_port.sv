@@ -96,7 +96,7 @@ module tpu_agent_port (
   localparam int Depth    = tpu_agent_pkg::INTAKE_DEPTH;
   localparam int Beats    = tpu_agent_pkg::WRITE_MAX_BEATS;
   localparam int BeatW    = (Beats > 1) ? $clog2(Beats) : 1;
-  localparam int JobDepth = 8;                                      // answers waiting (the completion queue's depth too)
+  localparam int JobDepth = tpu_agent_pkg::JOB_DEPTH;               // answers waiting (the completion queue's depth too)
   localparam int ReadQ    = 4;                                      // read runs waiting to be issued
   localparam int RspDepth = tpu_agent_pkg::RD_WORDS;                // read words reserved ahead (credits)
   localparam int CreditW  = $clog2(RspDepth + 1);
