@@ -70,15 +70,7 @@ class MixBuilder {
  private:
   noc::Flit header(const char* type, noc::Coord src, std::uint32_t txn, std::uint32_t last) const {
     noc::Flit f;
-    noc::Header h;
-    h.dst_x = static_cast<std::uint32_t>(kPort.x);
-    h.dst_y = static_cast<std::uint32_t>(kPort.y);
-    h.src_x = static_cast<std::uint32_t>(src.x);
-    h.src_y = static_cast<std::uint32_t>(src.y);
-    h.type = codec_.type_code(type);
-    h.txn = txn;
-    h.last = last;
-    codec_.set_header(f, h);
+    codec_.set_header(f, noc::Header::between(kPort, src, codec_.type_code(type), txn, last));
     return f;
   }
 

@@ -39,6 +39,18 @@ struct Header {
   [[nodiscard]] Coord dst() const { return {static_cast<int>(dst_x), static_cast<int>(dst_y)}; }
   [[nodiscard]] Coord src() const { return {static_cast<int>(src_x), static_cast<int>(src_y)}; }
   bool operator==(const Header&) const = default;
+  /// A header from `src` to `dst` (coordinates that must not be negative).
+  [[nodiscard]] static Header between(Coord dst, Coord src, std::uint32_t type, std::uint32_t txn, std::uint32_t last,
+                                      std::uint32_t rsvd = 0) {
+    return {static_cast<std::uint32_t>(dst.x),
+            static_cast<std::uint32_t>(dst.y),
+            static_cast<std::uint32_t>(src.x),
+            static_cast<std::uint32_t>(src.y),
+            type,
+            txn,
+            last,
+            rsvd};
+  }
 };
 
 /// One decoded field: its path, its value when it has at most 64 bits, and always its hex.
@@ -67,7 +79,9 @@ class Codec {
   /// Throws Error("noc.range") for a field value that does not fit.
   void set_header(Flit& f, const Header& h) const;
   /// The header's 32 bits as one value.
-  [[nodiscard]] std::uint64_t header_bits(const Flit& f) const { return f.bits(spec_->payload_bits, spec_->header_bits); }
+  [[nodiscard]] std::uint64_t header_bits(const Flit& f) const {
+    return f.bits(spec_->payload_bits, spec_->header_bits);
+  }
 
   /// A type's code by name; throws Error("noc.field") for an unknown type.
   [[nodiscard]] std::uint32_t type_code(std::string_view name) const;

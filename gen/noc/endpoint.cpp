@@ -11,7 +11,9 @@ namespace {
 /// The bit of rsvd that marks a flit for another mesh (the spec's rsvd.REMOTE).
 int remote_bit(const NocSpec& s) {
   const NocFlag* f = s.require_header("rsvd").flag("REMOTE");
-  if (!f) throw Error("noc.spec", "the header's rsvd has no flag REMOTE (the remote-mesh marker)", s.require_header("rsvd").loc);
+  if (!f)
+    throw Error("noc.spec", "the header's rsvd has no flag REMOTE (the remote-mesh marker)",
+                s.require_header("rsvd").loc);
   return f->bit;
 }
 
@@ -42,16 +44,7 @@ Flit error_flit(const Codec& codec, const Flit& offending, const NocCode& rule, 
 Flit error_flit(const Codec& codec, const Flit& offending, std::uint32_t rule_code, Coord to, Coord from) {
   const Header bad = codec.header(offending);
   Flit e;
-  Header h;
-  h.dst_x = static_cast<std::uint32_t>(to.x);
-  h.dst_y = static_cast<std::uint32_t>(to.y);
-  h.src_x = static_cast<std::uint32_t>(from.x);
-  h.src_y = static_cast<std::uint32_t>(from.y);
-  h.type = codec.type_code("ERROR");
-  h.txn = bad.txn;
-  h.last = 1;
-  h.rsvd = 0;
-  codec.set_header(e, h);
+  codec.set_header(e, Header::between(to, from, codec.type_code("ERROR"), bad.txn, 1));
   codec.set(e, "error.rule", rule_code);
   codec.set(e, "error.header", codec.header_bits(offending));
   return e;

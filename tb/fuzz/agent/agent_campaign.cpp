@@ -207,16 +207,8 @@ class PortGen {
 
  private:
   void set_header(noc::Flit& x, noc::Coord src, std::uint32_t type, std::uint32_t txn, std::uint32_t last) {
-    noc::Header h;
-    h.dst_x = static_cast<std::uint32_t>(agent_.x);
-    h.dst_y = static_cast<std::uint32_t>(agent_.y);
-    h.src_x = static_cast<std::uint32_t>(src.x);
-    h.src_y = static_cast<std::uint32_t>(src.y);
-    h.type = type;
-    h.txn = txn;
-    h.last = last;
-    h.rsvd = rng_.chance(1, 8) ? static_cast<std::uint32_t>(rng_.uniform(0, 3)) : 0;  // ignored by the agent
-    codec_.set_header(x, h);
+    const std::uint32_t rsvd = rng_.chance(1, 8) ? static_cast<std::uint32_t>(rng_.uniform(0, 3)) : 0;  // ignored
+    codec_.set_header(x, noc::Header::between(agent_, src, type, txn, last, rsvd));
   }
 
   noc::Flit random_payload() {

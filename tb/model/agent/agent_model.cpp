@@ -151,16 +151,7 @@ void AgentModel::send_error(const noc::Flit& offending, const Rule& rule, noc::C
 noc::Flit AgentModel::data_flit(std::uint32_t type, noc::Coord to, std::uint32_t txn, std::uint32_t last,
                                 std::uint32_t rsvd, const mover::MoverWord* word) const {
   noc::Flit f;
-  noc::Header h;
-  h.dst_x = static_cast<std::uint32_t>(to.x);
-  h.dst_y = static_cast<std::uint32_t>(to.y);
-  h.src_x = static_cast<std::uint32_t>(at_.x);
-  h.src_y = static_cast<std::uint32_t>(at_.y);
-  h.type = type;
-  h.txn = txn;
-  h.last = last;
-  h.rsvd = rsvd;
-  codec_->set_header(f, h);
+  codec_->set_header(f, noc::Header::between(to, at_, type, txn, last, rsvd));
   if (word) {
     // Byte k of the word is bits [8k+7:8k] of data.word, 64 bits at a time.
     for (int c = 0; c < mover::kWordBits / 64; ++c) {
