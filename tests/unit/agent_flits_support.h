@@ -43,14 +43,7 @@ inline std::string hex_of(const mover::MoverWord& w) {
 
 inline noc::Header flit_header(noc::Coord dst, noc::Coord src, std::uint32_t type, std::uint32_t txn,
                                std::uint32_t last, std::uint32_t rsvd) {
-  return {static_cast<std::uint32_t>(dst.x),
-          static_cast<std::uint32_t>(dst.y),
-          static_cast<std::uint32_t>(src.x),
-          static_cast<std::uint32_t>(src.y),
-          type,
-          txn,
-          last,
-          rsvd};
+  return noc::Header::between(dst, src, type, txn, last, rsvd);
 }
 
 /// A MEM_RD_REQ's or MEM_WR_REQ's fields, in this order, each defaulted.
