@@ -8,13 +8,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "cli/agent_commands.h"
@@ -24,6 +21,7 @@
 #include "cli/sysnode_synth.h"
 #include "cli/system_node_specs.h"
 #include "fuzz/agent/agent_campaign.h"
+#include "fuzz/seed_campaign.h"
 #include "hdl/sysnode/agent_generate.h"
 #include "model/agent/agent_run.h"
 #include "sim/agent_engine.h"
@@ -122,68 +120,51 @@ int run_agent_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const AgentFu
     return v.failure.empty() ? kOk : kFail;
   }
   const std::filesystem::path sim = sim::ensure_agent_simulator(ctx, o.rtl.cache_root(), print_build_progress, so);
-  const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
   const agent::AgentCaseShape shape = agent::case_shape(params);
 
-  agent::AgentCoverage coverage(spec, shape);
-  std::mutex lock;  // coverage, failures, output
-  std::atomic<std::uint64_t> next{0};
-  std::atomic<bool> stop{false};
-  std::vector<std::uint64_t> failed;
-  std::size_t repros = 0;
-  std::uint64_t ran = 0, flits_in = 0, flits_out = 0, cycles = 0;
-  std::string first_error;
-  const auto t0 = std::chrono::steady_clock::now();
-
-  auto worker = [&] {
-    agent::AgentCoverage mine(spec, shape);
-    for (std::uint64_t i = next++; i < o.count && !stop; i = next++) {
-      const std::uint64_t seed = o.seed + i;
-      Rng rng(seed);
-      const agent::AgentCase c = agent::random_case(rng, spec, codec, shape);
-      Verdict v;
-      try {
-        mine.add(codec, c, agent::expect_agent_run(spec, codec, params, c.stimulus));
-        v = judge_case(spec, codec, params, sim, c, o.rtl.max_cycles);
-      } catch (const Error& e) {
-        const std::lock_guard<std::mutex> g(lock);
-        if (first_error.empty()) first_error = fmt::format("case {}: {}", seed, e.what());
-        stop = true;
-        break;
-      }
-      const std::lock_guard<std::mutex> g(lock);
-      ++ran;
-      flits_in += agent::case_flits(c);
-      flits_out += v.flits_out;
-      cycles += v.cycles;
-      if (v.failure.empty()) continue;
-      failed.push_back(seed);
-      fmt::print("case {} ({} flit(s) on {} port(s)): FAIL {}\n", seed, agent::case_flits(c), c.stimulus.ports.size(),
-                 v.failure);
-      if (!o.keep_going) stop = true;
-      if (repros >= o.max_repros) continue;
-      ++repros;
-      agent::AgentShrunk s{c, v.failure, 0};
-      if (!o.no_shrink)
-        s = agent::shrink_case(c, v.failure, [&](const agent::AgentCase& y) {
-          return judge_case(spec, codec, params, sim, y, o.rtl.max_cycles).failure;
-        });
-      const std::string dir = (std::filesystem::path(o.out) / fmt::format("case_{}", seed)).string();
-      agent::write_reproducer(codec, s.c, s.failure, dir, params, o.inject_bug);
-      fmt::print("  shrunk in {} runs to {} flit(s): {}\n  reproducer: {}\n  replay: {}\n", s.runs,
-                 agent::case_flits(s.c), s.failure, dir, agent::replay_command(dir, params, o.inject_bug));
-    }
-    const std::lock_guard<std::mutex> g(lock);
-    coverage.merge(mine);
+  /// One case: its stimulus and the RTL's verdict.
+  struct Outcome {
+    agent::AgentCase c;
+    Verdict v;
+    std::string failure;
   };
-  std::vector<std::thread> pool;
-  for (unsigned j = 0; j < std::min<std::uint64_t>(jobs, std::max<std::uint64_t>(1, o.count)); ++j)
-    pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
-  if (!first_error.empty()) throw Error("cli.agent", first_error);
+  agent::AgentCoverage coverage(spec, shape);
+  std::uint64_t flits_in = 0, flits_out = 0, cycles = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const fuzz::SeedCampaignResult campaign = fuzz::run_seed_campaign(
+      {o.seed, o.count, o.jobs, o.keep_going, o.max_repros, "cli.agent"}, coverage,
+      [&] { return agent::AgentCoverage(spec, shape); },
+      [&](std::uint64_t seed, agent::AgentCoverage& mine) {
+        Rng rng(seed);
+        Outcome out{agent::random_case(rng, spec, codec, shape), {}, {}};
+        mine.add(codec, out.c, agent::expect_agent_run(spec, codec, params, out.c.stimulus));
+        out.v = judge_case(spec, codec, params, sim, out.c, o.rtl.max_cycles);
+        out.failure = out.v.failure;
+        return out;
+      },
+      [&](const Outcome& out) {
+        flits_in += agent::case_flits(out.c);
+        flits_out += out.v.flits_out;
+        cycles += out.v.cycles;
+      },
+      [&](std::uint64_t seed, const Outcome& out, bool reproduce) {
+        fmt::print("case {} ({} flit(s) on {} port(s)): FAIL {}\n", seed, agent::case_flits(out.c),
+                   out.c.stimulus.ports.size(), out.failure);
+        if (!reproduce) return;
+        agent::AgentShrunk s{out.c, out.failure, 0};
+        if (!o.no_shrink)
+          s = agent::shrink_case(out.c, out.failure, [&](const agent::AgentCase& y) {
+            return judge_case(spec, codec, params, sim, y, o.rtl.max_cycles).failure;
+          });
+        const std::string dir = (std::filesystem::path(o.out) / fmt::format("case_{}", seed)).string();
+        agent::write_reproducer(codec, s.c, s.failure, dir, params, o.inject_bug);
+        fmt::print("  shrunk in {} runs to {} flit(s): {}\n  reproducer: {}\n  replay: {}\n", s.runs,
+                   agent::case_flits(s.c), s.failure, dir, agent::replay_command(dir, params, o.inject_bug));
+      });
+  const std::uint64_t ran = campaign.ran;
+  const std::vector<std::uint64_t>& failed = campaign.failed;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  std::sort(failed.begin(), failed.end());
   std::string text;
   for (const auto& [name, v] : params.listing()) text += fmt::format(" {}={}", name, v);
   fmt::print(

@@ -4,16 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
-#include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 #include <vector>
 
 #include "cli/cli.h"
 #include "cli/mover_commands.h"
 #include "fuzz/mover/mover_campaign.h"
+#include "fuzz/seed_campaign.h"
 #include "hdl/sysnode/sysnode_context.h"
 #include "model/mover/mover_model.h"
 #include "sim/mover_engine.h"
@@ -38,16 +36,19 @@ std::string judge_case(const SystemNodeSpec& spec, const std::filesystem::path& 
   const sim::MoverRtlResult rtl = sim::run_mover_rtl(sim, spec, c.move, c.memory(), rc);
   if (!rtl.clean()) {
     std::string why = fmt::format("rtl {}", rtl.status);
-    if (!rtl.checker_errors.empty()) why += ": " + rtl.checker_errors.front();
-    else if (!rtl.harness_errors.empty()) why += ": " + rtl.harness_errors.front();
-    else if (!rtl.notes.empty()) why += ": " + rtl.notes.front();
+    if (!rtl.checker_errors.empty())
+      why += ": " + rtl.checker_errors.front();
+    else if (!rtl.harness_errors.empty())
+      why += ": " + rtl.harness_errors.front();
+    else if (!rtl.notes.empty())
+      why += ": " + rtl.notes.front();
     return why;
   }
   const sim::MoverComparison cmp = sim::compare_mover_runs(spec, model, model_mem, rtl);
   if (cmp.match()) return {};
-  return cmp.differences.size() == 1 ? cmp.differences.front()
-                                     : fmt::format("{} (and {} more)", cmp.differences.front(),
-                                                   cmp.differences.size() - 1);
+  return cmp.differences.size() == 1
+             ? cmp.differences.front()
+             : fmt::format("{} (and {} more)", cmp.differences.front(), cmp.differences.size() - 1);
 }
 
 }  // namespace
@@ -78,67 +79,44 @@ CLI::App* add_mover_fuzz_command(CLI::App& mover, MoverFuzzOpts& o, const std::v
 int run_mover_fuzz(const NocSpec& noc, const SystemNodeSpec& spec, const MoverFuzzOpts& o) {
   const hdl::SysnodeContext ctx(noc, spec, resolve_mover_params(spec, o.params), resolve_agent_params(spec),
                                 o.inject_bug);
-  const std::filesystem::path sim = sim::ensure_mover_simulator(ctx, o.rtl.cache_root(), print_build_progress,
-                                                                {.system_node = o.system_node});
-  const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-
-  mover::MoverCoverage coverage(spec);
-  std::mutex lock;  // coverage, failures, output
-  std::atomic<std::uint64_t> next{0};
-  std::atomic<bool> stop{false};
-  std::vector<std::uint64_t> failed;
-  std::size_t repros = 0;
-  std::uint64_t ran = 0;
-  std::string first_error;
-
-  auto worker = [&] {
-    mover::MoverCoverage mine(spec);
-    for (std::uint64_t i = next++; i < o.count && !stop; i = next++) {
-      const std::uint64_t seed = o.seed + i;
-      Rng rng(seed);
-      const mover::MoverCase c = mover::random_case(rng, spec);
-      std::string failure;
-      try {
-        mover::MoverMemory mem = c.memory();
-        mine.add(c, mover::run_move(spec, c.move, mem));
-        failure = judge_case(spec, sim, c, o.rtl.max_cycles);
-      } catch (const Error& e) {
-        const std::lock_guard<std::mutex> g(lock);
-        if (first_error.empty()) first_error = fmt::format("case {}: {}", seed, e.what());
-        stop = true;
-        break;
-      }
-      const std::lock_guard<std::mutex> g(lock);
-      ++ran;
-      if (failure.empty()) continue;
-      failed.push_back(seed);
-      fmt::print("case {} ({} aiming at {}): FAIL {}\n", seed, spec.mover.mode_of(c.move.mode)
-                                                                 ? spec.mover.mode_of(c.move.mode)->name
-                                                                 : fmt::format("mode {}", c.move.mode),
-                 c.aim, failure);
-      if (!o.keep_going) stop = true;
-      if (repros >= o.max_repros) continue;
-      ++repros;
-      mover::MoverShrunk s{c, failure, 0};
-      if (!o.no_shrink)
-        s = mover::shrink_case(spec, c, failure, [&](const mover::MoverCase& y) {
-          return judge_case(spec, sim, y, o.rtl.max_cycles);
-        });
-      const std::string dir = (std::filesystem::path(o.out) / fmt::format("case_{}", seed)).string();
-      mover::write_reproducer(spec, s.c, s.failure, dir, o.inject_bug);
-      fmt::print("  shrunk in {} runs: {}\n  reproducer: {}\n  replay: {}\n", s.runs, s.failure, dir,
-                 mover::replay_command(s.c, dir, o.inject_bug));
-    }
-    const std::lock_guard<std::mutex> g(lock);
-    coverage.merge(mine);
+  const std::filesystem::path sim =
+      sim::ensure_mover_simulator(ctx, o.rtl.cache_root(), print_build_progress, {.system_node = o.system_node});
+  /// One case and the RTL's verdict on it.
+  struct Outcome {
+    mover::MoverCase c;
+    std::string failure;
   };
-  std::vector<std::thread> pool;
-  for (unsigned j = 0; j < std::min<std::uint64_t>(jobs, std::max<std::uint64_t>(1, o.count)); ++j)
-    pool.emplace_back(worker);
-  for (auto& t : pool) t.join();
-  if (!first_error.empty()) throw Error("cli.mover", first_error);
-
-  std::sort(failed.begin(), failed.end());
+  mover::MoverCoverage coverage(spec);
+  const fuzz::SeedCampaignResult campaign = fuzz::run_seed_campaign(
+      {o.seed, o.count, o.jobs, o.keep_going, o.max_repros, "cli.mover"}, coverage,
+      [&] { return mover::MoverCoverage(spec); },
+      [&](std::uint64_t seed, mover::MoverCoverage& mine) {
+        Rng rng(seed);
+        Outcome out{mover::random_case(rng, spec), {}};
+        mover::MoverMemory mem = out.c.memory();
+        mine.add(out.c, mover::run_move(spec, out.c.move, mem));
+        out.failure = judge_case(spec, sim, out.c, o.rtl.max_cycles);
+        return out;
+      },
+      [](const Outcome&) {},
+      [&](std::uint64_t seed, const Outcome& out, bool reproduce) {
+        const mover::MoverCase& c = out.c;
+        fmt::print("case {} ({} aiming at {}): FAIL {}\n", seed,
+                   spec.mover.mode_of(c.move.mode) ? spec.mover.mode_of(c.move.mode)->name
+                                                   : fmt::format("mode {}", c.move.mode),
+                   c.aim, out.failure);
+        if (!reproduce) return;
+        mover::MoverShrunk s{c, out.failure, 0};
+        if (!o.no_shrink)
+          s = mover::shrink_case(spec, c, out.failure,
+                                 [&](const mover::MoverCase& y) { return judge_case(spec, sim, y, o.rtl.max_cycles); });
+        const std::string dir = (std::filesystem::path(o.out) / fmt::format("case_{}", seed)).string();
+        mover::write_reproducer(spec, s.c, s.failure, dir, o.inject_bug);
+        fmt::print("  shrunk in {} runs: {}\n  reproducer: {}\n  replay: {}\n", s.runs, s.failure, dir,
+                   mover::replay_command(s.c, dir, o.inject_bug));
+      });
+  const std::uint64_t ran = campaign.ran;
+  const std::vector<std::uint64_t>& failed = campaign.failed;
   fmt::print("tpugen mover fuzz: {} case(s) from seed {}{}: {} failure(s); coverage {} of {} bins\n", ran, o.seed,
              o.inject_bug.empty() ? "" : fmt::format(" (with defect {})", o.inject_bug), failed.size(),
              coverage.reached(), coverage.bins().size());
