@@ -195,18 +195,11 @@ Command agent_command() {
   return {"agent", [](CLI::App& sub, Context& ctx) -> std::function<int()> {
             const auto loaded = load_system_node_specs(ctx);
             sub.require_subcommand(1);
-            auto params = std::make_shared<std::map<std::string, std::string>>();
-            auto out = std::make_shared<std::string>();
-            auto inject_bug = std::make_shared<std::string>();
-            CLI::App* gen = sub.add_subcommand("gen",
-                                               "write the agent's SystemVerilog: tpu_agent_pkg, the hand-written "
-                                               "agent, its primitives and AXI adapters, files.f, params.json");
-            if (loaded->spec)
-              add_build_param_flags(*gen, *params, loaded->spec->agent.parameters, "");
-            else
-              gen->allow_extras();
-            gen->add_option("--out", *out, "the output directory")->required();
-            gen->add_option("--inject-bug", *inject_bug)->group("");
+            auto gen_flags = std::make_shared<UnitGenFlags>();
+            CLI::App* gen = add_unit_gen_command(sub,
+                                                 "write the agent's SystemVerilog: tpu_agent_pkg, the hand-written "
+                                                 "agent, its primitives and AXI adapters, files.f, params.json",
+                                                 loaded->spec ? &loaded->spec->agent.parameters : nullptr, *gen_flags);
 
             auto f = std::make_shared<AgentFuzzOpts>();
             f->rtl.max_cycles = sim::AgentRunConditions{}.max_cycles;
@@ -256,12 +249,14 @@ Command agent_command() {
             synth->add_option("--out", *sout, "the output directory (created if needed)")->required();
             add_synth_target_flags(*synth, *sflags);
             if (loaded->spec) add_build_param_flags(*synth, *sparams, loaded->spec->agent.parameters, "");
-            return [gen, fuzz, bench, synth, f, bench_opts, loaded, params, out, inject_bug, sparams, sout, sflags]() {
+            return [gen, fuzz, bench, synth, f, bench_opts, loaded, gen_flags, sparams, sout, sflags]() {
               if (!loaded->error.empty()) {
                 fmt::print(stderr, "tpugen: {}\n", loaded->error);
                 return kBadInput;
               }
-              if (gen->parsed()) return run_agent_gen(*loaded->noc, *loaded->spec, *params, *out, *inject_bug);
+              if (gen->parsed())
+                return run_agent_gen(*loaded->noc, *loaded->spec, gen_flags->params, gen_flags->out,
+                                     gen_flags->inject_bug);
               if (fuzz->parsed()) return run_agent_fuzz(*loaded->noc, *loaded->spec, *f);
               if (bench->parsed()) return run_agent_bench(*loaded->noc, *loaded->spec, *bench_opts);
               if (synth->parsed()) {

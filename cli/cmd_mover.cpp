@@ -13,8 +13,8 @@
 
 #include "cli/cli.h"
 #include "cli/mover_commands.h"
-#include "cli/system_node_specs.h"
 #include "cli/rtl_engine_flags.h"
+#include "cli/system_node_specs.h"
 #include "hdl/sysnode/sysnode_generate.h"
 #include "model/mover/memory.h"
 #include "model/mover/move_file.h"
@@ -77,10 +77,11 @@ nlohmann::ordered_json rtl_json(const sim::MoverRtlResult& r) {
 /// other than done, a protocol or harness error).
 bool report_rtl(const MoverSpec& m, const sim::MoverRtlResult& r) {
   const std::string busier = r.words_read >= r.w_beats ? "read data" : "write data";
-  fmt::print("  rtl:   fault {} ({}); {} word(s) read, {} written; {} cycles from GO to done_o, bus utilization "
-             "{:.3f} ({}, {} beats); {} read and {} write burst(s), the longest {} beats\n",
-             r.fault, fault_name(m, r.fault), r.words_read, r.words_written, r.cycles, r.bus_utilization, busier,
-             r.data_beats, r.read_bursts, r.write_bursts, r.longest_burst);
+  fmt::print(
+      "  rtl:   fault {} ({}); {} word(s) read, {} written; {} cycles from GO to done_o, bus utilization "
+      "{:.3f} ({}, {} beats); {} read and {} write burst(s), the longest {} beats\n",
+      r.fault, fault_name(m, r.fault), r.words_read, r.words_written, r.cycles, r.bus_utilization, busier, r.data_beats,
+      r.read_bursts, r.write_bursts, r.longest_burst);
   if (r.race_writes > 0)
     fmt::print("         GO race: {} write(s) from the other port while busy, {} GO(s) among them, {} ignored\n",
                r.race_writes, r.race_gos, r.race_gos_ignored);
@@ -147,8 +148,9 @@ int run_mover_run(const NocSpec& noc, const SystemNodeSpec& spec, const MoverRun
                                   o.inject_bug);
     const std::filesystem::path root =
         o.rtl_cache.empty() ? sim::default_build_root() : std::filesystem::path(o.rtl_cache);
-    const auto simulator = sim::ensure_mover_simulator(ctx, root, print_build_progress,
-                                                       {.waveform = !o.trace.empty(), .assertions = !o.no_assert, .system_node = o.system_node});
+    const auto simulator = sim::ensure_mover_simulator(
+        ctx, root, print_build_progress,
+        {.waveform = !o.trace.empty(), .assertions = !o.no_assert, .system_node = o.system_node});
     sim::MoverRunConditions c;
     c.latency = o.latency;
     c.ready_stall = o.stall;
@@ -233,117 +235,110 @@ int run_mover_gen(const NocSpec& noc, const SystemNodeSpec& spec, const std::map
 }  // namespace
 
 Command mover_command() {
-  return {"mover", [](CLI::App& sub, Context& ctx) -> std::function<int()> {
-            const auto loaded = load_system_node_specs(ctx);
-            sub.require_subcommand(1);
-            auto params = std::make_shared<std::map<std::string, std::string>>();
-            auto out = std::make_shared<std::string>();
-            auto inject_bug = std::make_shared<std::string>();
-            CLI::App* gen = sub.add_subcommand("gen",
-                                               "write the mover's SystemVerilog: tpu_mover_pkg, the "
-                                               "hand-written mover and its primitives, files.f, params.json");
-            if (loaded->spec)
-              add_build_param_flags(*gen, *params, loaded->spec->mover.parameters, "");
-            else
-              gen->allow_extras();
-            gen->add_option("--out", *out, "the output directory")->required();
-            gen->add_option("--inject-bug", *inject_bug)->group("");
+  return {
+      "mover", [](CLI::App& sub, Context& ctx) -> std::function<int()> {
+        const auto loaded = load_system_node_specs(ctx);
+        sub.require_subcommand(1);
+        auto gen_flags = std::make_shared<UnitGenFlags>();
+        CLI::App* gen = add_unit_gen_command(sub,
+                                             "write the mover's SystemVerilog: tpu_mover_pkg, the "
+                                             "hand-written mover and its primitives, files.f, params.json",
+                                             loaded->spec ? &loaded->spec->mover.parameters : nullptr, *gen_flags);
 
-            auto r = std::make_shared<MoverRunOpts>();
-            CLI::App* run = sub.add_subcommand(
-                "run", "run a move (MOVE.json) over a memory image on the reference model, the RTL, or both compared");
-            run->add_option("--move", r->move, "the move: MOVE.json (docs/system_node.md)")->required();
-            run->add_option("--mem-in", r->mem_in, "the memory image, placed at --mem-base");
-            run->add_option("--mem-base", r->mem_base, "the byte address of the image's first byte (word-aligned)")
-                ->capture_default_str();
-            run->add_option("--mem-size", r->mem_size, "without --mem-in: an image of this many zero bytes")
-                ->capture_default_str();
-            run->add_option("--mem-out", r->mem_out,
-                            "write the image after the move (the same extent; the RTL's with --engine rtl or both)");
-            run->add_option("--engine", r->engine,
-                            "model: the reference model; rtl: tpu_noc_mover under Verilator (built once, cached); "
-                            "both: both, compared (fault, moves_done and, unless the fault is AXI_RESPONSE or the "
-                            "move reads what it wrote, the whole image); exit 1 on a difference")
-                ->check(CLI::IsMember({"model", "rtl", "both"}))
-                ->capture_default_str();
-            run->add_option("--json", r->json, "write the report as JSON");
-            run->add_option("--slverr", r->slverr,
-                            "answer SLVERR for the word at this byte address, reads and writes (repeatable)");
-            const std::string g = "RTL engine (--engine rtl|both)";
-            run->add_option("--latency", r->latency, "AXI memory latency: cycles from AR or the last W to R or B, "
-                                                     "beyond the next cycle")
-                ->capture_default_str()
-                ->group(g);
-            run->add_option("--stall", r->stall,
-                            "0..0.99: probability that the memory withholds ARREADY, AWREADY or WREADY, or delays "
-                            "RVALID or BVALID, in a cycle")
-                ->check(CLI::Range(0.0, 0.99))
-                ->capture_default_str()
-                ->group(g);
-            run->add_flag("--reorder", r->reorder,
-                          "let the memory reorder and interleave responses across IDs (the mover uses one ID)")
-                ->group(g);
-            run->add_option("--seed", r->seed,
-                            "the memory's stalls, the register writes' gaps and ports, the RTL's random initial state")
-                ->capture_default_str()
-                ->group(g);
-            run->add_option("--port", r->port,
-                            "the register port the writes go through: host, cp (the control processor's) or random "
-                            "(each write, commuting writes sometimes from both ports at once)")
-                ->check(CLI::IsMember({"host", "cp", "random"}))
-                ->capture_default_str()
-                ->group(g);
-            run->add_option("--timeout", r->timeout, "give up on the RTL run after this many cycles")
-                ->capture_default_str()
-                ->group(g);
-            run->add_flag("--go-race", r->go_race,
-                          "while the move runs, write another move's registers and GO from the other port: no GO "
-                          "may start and nothing may change the running move")
-                ->group(g);
-            run->add_flag("--system-node", r->system_node,
-                          "run the mover inside the whole system node (tpu_noc_system_node, the agent idle): its "
-                          "AXI4 traffic through the multiplexer, with the master's ID prefix")
-                ->group(g);
-            run->add_flag("--no-assert", r->no_assert,
-                          "build the simulator without the RTL's assertions (the protocol checker, the harness and the "
-                          "comparison still check)")
-                ->group(g);
-            run->add_option("--trace", r->trace, "write an FST waveform of the RTL run (a separate simulator build)")
-                ->group(g);
-            run->add_option("--rtl-cache", r->rtl_cache,
-                            "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)")
-                ->group(g);
-            run->add_option("--work-dir", r->work_dir, "keep the RTL run's files (run.txt, result.txt, sim.log) here")
-                ->group(g);
-            run->add_option("--inject-bug", r->inject_bug)->group("");
-            if (loaded->spec) {
-              add_build_param_flags(*run, r->params, loaded->spec->mover.parameters, "");
-              for (const auto& p : loaded->spec->mover.parameters) {
-                if (CLI::Option* opt = run->get_option_no_throw("--" + kebab(p.name))) opt->group(g);
-              }
-            }
-            auto f = std::make_shared<MoverFuzzOpts>();
-            CLI::App* fuzz =
-                add_mover_fuzz_command(sub, *f, loaded->spec ? &loaded->spec->mover.parameters : nullptr);
-            auto b = std::make_shared<MoverBenchOpts>();
-            CLI::App* bench =
-                add_mover_bench_command(sub, *b, loaded->spec ? &loaded->spec->mover.parameters : nullptr);
-            auto sy = std::make_shared<MoverSynthOpts>();
-            CLI::App* synth =
-                add_mover_synth_command(sub, *sy, loaded->spec ? &loaded->spec->mover.parameters : nullptr);
-            return [gen, run, fuzz, bench, synth, r, f, b, sy, loaded, params, out, inject_bug]() {
-              if (!loaded->error.empty()) {
-                fmt::print(stderr, "tpugen: {}\n", loaded->error);
-                return kBadInput;
-              }
-              if (gen->parsed()) return run_mover_gen(*loaded->noc, *loaded->spec, *params, *out, *inject_bug);
-              if (run->parsed()) return run_mover_run(*loaded->noc, *loaded->spec, *r);
-              if (fuzz->parsed()) return run_mover_fuzz(*loaded->noc, *loaded->spec, *f);
-              if (bench->parsed()) return run_mover_bench(*loaded->noc, *loaded->spec, *b);
-              if (synth->parsed()) return run_mover_synth(*loaded->noc, *loaded->spec, *sy);
-              return kBadInput;
-            };
-          }};
+        auto r = std::make_shared<MoverRunOpts>();
+        CLI::App* run = sub.add_subcommand(
+            "run", "run a move (MOVE.json) over a memory image on the reference model, the RTL, or both compared");
+        run->add_option("--move", r->move, "the move: MOVE.json (docs/system_node.md)")->required();
+        run->add_option("--mem-in", r->mem_in, "the memory image, placed at --mem-base");
+        run->add_option("--mem-base", r->mem_base, "the byte address of the image's first byte (word-aligned)")
+            ->capture_default_str();
+        run->add_option("--mem-size", r->mem_size, "without --mem-in: an image of this many zero bytes")
+            ->capture_default_str();
+        run->add_option("--mem-out", r->mem_out,
+                        "write the image after the move (the same extent; the RTL's with --engine rtl or both)");
+        run->add_option("--engine", r->engine,
+                        "model: the reference model; rtl: tpu_noc_mover under Verilator (built once, cached); "
+                        "both: both, compared (fault, moves_done and, unless the fault is AXI_RESPONSE or the "
+                        "move reads what it wrote, the whole image); exit 1 on a difference")
+            ->check(CLI::IsMember({"model", "rtl", "both"}))
+            ->capture_default_str();
+        run->add_option("--json", r->json, "write the report as JSON");
+        run->add_option("--slverr", r->slverr,
+                        "answer SLVERR for the word at this byte address, reads and writes (repeatable)");
+        const std::string g = "RTL engine (--engine rtl|both)";
+        run->add_option("--latency", r->latency,
+                        "AXI memory latency: cycles from AR or the last W to R or B, "
+                        "beyond the next cycle")
+            ->capture_default_str()
+            ->group(g);
+        run->add_option("--stall", r->stall,
+                        "0..0.99: probability that the memory withholds ARREADY, AWREADY or WREADY, or delays "
+                        "RVALID or BVALID, in a cycle")
+            ->check(CLI::Range(0.0, 0.99))
+            ->capture_default_str()
+            ->group(g);
+        run->add_flag("--reorder", r->reorder,
+                      "let the memory reorder and interleave responses across IDs (the mover uses one ID)")
+            ->group(g);
+        run->add_option("--seed", r->seed,
+                        "the memory's stalls, the register writes' gaps and ports, the RTL's random initial state")
+            ->capture_default_str()
+            ->group(g);
+        run->add_option("--port", r->port,
+                        "the register port the writes go through: host, cp (the control processor's) or random "
+                        "(each write, commuting writes sometimes from both ports at once)")
+            ->check(CLI::IsMember({"host", "cp", "random"}))
+            ->capture_default_str()
+            ->group(g);
+        run->add_option("--timeout", r->timeout, "give up on the RTL run after this many cycles")
+            ->capture_default_str()
+            ->group(g);
+        run->add_flag("--go-race", r->go_race,
+                      "while the move runs, write another move's registers and GO from the other port: no GO "
+                      "may start and nothing may change the running move")
+            ->group(g);
+        run->add_flag("--system-node", r->system_node,
+                      "run the mover inside the whole system node (tpu_noc_system_node, the agent idle): its "
+                      "AXI4 traffic through the multiplexer, with the master's ID prefix")
+            ->group(g);
+        run->add_flag("--no-assert", r->no_assert,
+                      "build the simulator without the RTL's assertions (the protocol checker, the harness and the "
+                      "comparison still check)")
+            ->group(g);
+        run->add_option("--trace", r->trace, "write an FST waveform of the RTL run (a separate simulator build)")
+            ->group(g);
+        run->add_option("--rtl-cache", r->rtl_cache,
+                        "where verilated simulators are cached (default $TPUGEN_RTL_CACHE, else the build tree)")
+            ->group(g);
+        run->add_option("--work-dir", r->work_dir, "keep the RTL run's files (run.txt, result.txt, sim.log) here")
+            ->group(g);
+        run->add_option("--inject-bug", r->inject_bug)->group("");
+        if (loaded->spec) {
+          add_build_param_flags(*run, r->params, loaded->spec->mover.parameters, "");
+          for (const auto& p : loaded->spec->mover.parameters) {
+            if (CLI::Option* opt = run->get_option_no_throw("--" + kebab(p.name))) opt->group(g);
+          }
+        }
+        auto f = std::make_shared<MoverFuzzOpts>();
+        CLI::App* fuzz = add_mover_fuzz_command(sub, *f, loaded->spec ? &loaded->spec->mover.parameters : nullptr);
+        auto b = std::make_shared<MoverBenchOpts>();
+        CLI::App* bench = add_mover_bench_command(sub, *b, loaded->spec ? &loaded->spec->mover.parameters : nullptr);
+        auto sy = std::make_shared<MoverSynthOpts>();
+        CLI::App* synth = add_mover_synth_command(sub, *sy, loaded->spec ? &loaded->spec->mover.parameters : nullptr);
+        return [gen, run, fuzz, bench, synth, r, f, b, sy, loaded, gen_flags]() {
+          if (!loaded->error.empty()) {
+            fmt::print(stderr, "tpugen: {}\n", loaded->error);
+            return kBadInput;
+          }
+          if (gen->parsed())
+            return run_mover_gen(*loaded->noc, *loaded->spec, gen_flags->params, gen_flags->out, gen_flags->inject_bug);
+          if (run->parsed()) return run_mover_run(*loaded->noc, *loaded->spec, *r);
+          if (fuzz->parsed()) return run_mover_fuzz(*loaded->noc, *loaded->spec, *f);
+          if (bench->parsed()) return run_mover_bench(*loaded->noc, *loaded->spec, *b);
+          if (synth->parsed()) return run_mover_synth(*loaded->noc, *loaded->spec, *sy);
+          return kBadInput;
+        };
+      }};
 }
 
 }  // namespace tpugen::cli

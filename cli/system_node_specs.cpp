@@ -25,4 +25,16 @@ void print_written_files(std::string_view command, const std::string& settings, 
                std::filesystem::file_size(f));
 }
 
+CLI::App* add_unit_gen_command(CLI::App& sub, const std::string& help, const std::vector<NocParameter>* parameters,
+                               UnitGenFlags& f) {
+  CLI::App* gen = sub.add_subcommand("gen", help);
+  if (parameters)
+    add_build_param_flags(*gen, f.params, *parameters, "");
+  else
+    gen->allow_extras();
+  gen->add_option("--out", f.out, "the output directory")->required();
+  gen->add_option("--inject-bug", f.inject_bug)->group("");
+  return gen;
+}
+
 }  // namespace tpugen::cli

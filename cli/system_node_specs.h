@@ -6,6 +6,7 @@
 /// never stopping the other commands.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,19 @@ struct SystemNodeSpecs {
 
 /// Load the two specs named by the context's ISA spec's folder.
 std::shared_ptr<SystemNodeSpecs> load_system_node_specs(const Context& ctx);
+
+/// What a unit's `gen` subcommand takes: its build parameters, --out and
+/// the hidden --inject-bug.
+struct UnitGenFlags {
+  std::map<std::string, std::string> params;
+  std::string out, inject_bug;
+};
+
+/// Add `gen` (described by `help`) to `sub`: a flag for each of
+/// `parameters` (none given, as when the specs did not load: any flag, the
+/// error reported when it runs), --out (required), --inject-bug (hidden).
+CLI::App* add_unit_gen_command(CLI::App& sub, const std::string& help, const std::vector<NocParameter>* parameters,
+                               UnitGenFlags& f);
 
 /// A gen command's report: "tpugen COMMAND:SETTINGS", then every file
 /// written under `out` with its size.
