@@ -1,11 +1,11 @@
 // tpugen agent bench: the memory agent's request mixes on the RTL at memory
 // latencies 0 and 50, each checked against the reference model (one a
-// port, compared flit by flit): a long stream read from one source, the same
-// stream multicast to three peers, plain reads of 8 words from four sources,
-// and writes of 8 words from four sources. Utilization is the busier of the
-// AXI data channel's beats (R or W) and the NoC output's flits over the
-// run's cycles (the first flit offered to idle), against one a cycle; the
-// bound says what the mix allows (a write's 9 flits carry 8 words).
+// port, compared flit by flit), at the spec's limits: the longest stream read
+// from one source, the same stream multicast to three peers, plain reads and
+// writes of the longest write from four sources. Utilization is the busiest
+// of the AXI data channels' beats (R or W) and the NoC output's flits over
+// the run's cycles (the first flit offered to idle), against one a cycle; the
+// bound says what the mix allows (a write's request flit carries no word).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -77,25 +77,41 @@ class MixBuilder {
   const noc::Codec& codec_;
 };
 
-std::vector<BenchMix> bench_mixes(const noc::Codec& codec, std::uint64_t word_bytes) {
+/// The mixes, at the spec's limits: the longest stream (the most entries of
+/// the most words), writes and plain reads of the longest write.
+std::vector<BenchMix> bench_mixes(const SystemNodeSpec& spec, const noc::Codec& codec) {
   const MixBuilder b(codec);
+  const std::uint64_t word_bytes = static_cast<std::uint64_t>(spec.word_bytes());
+  const std::uint64_t entries = (std::uint64_t{1} << codec.field("mem_req.count").width) - 1;
+  const NocLayout* req = codec.spec().payload("mem_req");
+  const NocField* ew = req ? req->field("entry_words") : nullptr;
+  if (!ew || !ew->zero_means || !ew->above_max)
+    throw Error("agent.bench", "noc.yaml's mem_req.entry_words has no zero_means or `above`, which the bench reads");
+  const std::uint64_t e = std::max({*ew->zero_means, *ew->above_max, ew->above_means});
+  const std::uint64_t len = static_cast<std::uint64_t>(spec.agent.write_max_len), words = len + 1;
   const std::vector<noc::Coord> sources{{1, 1}, {2, 1}, {1, 2}, {2, 2}};
   std::vector<BenchMix> out;
-  out.push_back({"stream read, 255 entries of 4 words", {{0, b.request("MEM_RD_REQ", sources[0], 0, 0, 0, 255, 4)}}});
-  out.push_back({"the same stream multicast to 3 peers",
-                 {{0, b.request("MEM_RD_REQ", sources[0], 0, 0, 0, 255, 4, {sources[1], sources[2], sources[3]})}}});
-  BenchMix plain{"plain reads of 8 words, 4 sources x 64", {}};
+  out.push_back({fmt::format("stream read, {} entries of {} words", entries, e),
+                 {{0, b.request("MEM_RD_REQ", sources[0], 0, 0, 0, entries, e)}}});
+  out.push_back(
+      {"the same stream multicast to 3 peers",
+       {{0, b.request("MEM_RD_REQ", sources[0], 0, 0, 0, entries, e, {sources[1], sources[2], sources[3]})}}});
+  BenchMix plain{fmt::format("plain reads of {} words, 4 sources x 64", words), {}};
   for (std::uint32_t k = 0; k < 64; ++k)
     for (std::size_t s = 0; s < sources.size(); ++s)
-      plain.flits.push_back({0, b.request("MEM_RD_REQ", sources[s], k, word_bytes * 8 * (sources.size() * k + s), 7)});
+      plain.flits.push_back(
+          {0, b.request("MEM_RD_REQ", sources[s], k, word_bytes * words * (sources.size() * k + s), len)});
   out.push_back(plain);
-  BenchMix writes{"writes of 8 words, 4 sources x 32", {}, 8.0 / 9.0};
+  // A write is its request and a data flit a word.
+  BenchMix writes{fmt::format("writes of {} words, 4 sources x 32", words),
+                  {},
+                  static_cast<double>(words) / static_cast<double>(words + 1)};
   Rng rng(1);
   for (std::uint32_t k = 0; k < 32; ++k)
     for (std::size_t s = 0; s < sources.size(); ++s) {
       writes.flits.push_back(
-          {0, b.request("MEM_WR_REQ", sources[s], k, kWrites + word_bytes * 8 * (sources.size() * k + s), 7)});
-      for (int w = 0; w < 8; ++w) writes.flits.push_back({0, b.data(sources[s], w == 7, rng)});
+          {0, b.request("MEM_WR_REQ", sources[s], k, kWrites + word_bytes * words * (sources.size() * k + s), len)});
+      for (std::uint64_t w = 0; w < words; ++w) writes.flits.push_back({0, b.data(sources[s], w + 1 == words, rng)});
     }
   out.push_back(writes);
   return out;
@@ -120,7 +136,7 @@ int run_agent_bench(const NocSpec& noc, const SystemNodeSpec& spec, const AgentB
   Rng rng(7);
   for (auto& byte : image) byte = static_cast<std::uint8_t>(rng.next());
   nlohmann::ordered_json report = nlohmann::ordered_json::array();
-  for (const BenchMix& mix : bench_mixes(codec, static_cast<std::uint64_t>(spec.word_bytes()))) {
+  for (const BenchMix& mix : bench_mixes(spec, codec)) {
     agent::AgentStimulus s;
     s.image = image;
     s.ports.push_back({kPort, mix.flits});
