@@ -23,12 +23,11 @@
 // A committed burst: a request with run_i != 0 says that run_i more requests
 // will follow it at consecutive addresses (the memory mover's COPY knows the
 // rest of a contiguous row). With no burst open it is issued at once, with
-// min(run_i, cap_i, what is left of its page) + 1 beats (commit_len_o), not
-// after its last request: the next commit_len_o requests are taken as its
-// beats (committed_o while they are due; they must come, at consecutive
+// min(run_i, cap_i, what is left of its page) + 1 beats, not after its
+// last request: the requests that make up the rest are taken as its beats (committed_o while they are due; they must come, at consecutive
 // addresses, and do, by the assertion). req_words_o tells the user how many
 // places in its buffer a request takes if taken now: 0 for a committed
-// burst's later beat, commit_len_o + 1 for one that commits, else 1.
+// burst's later beat, the burst's beats for one that commits, else 1.
 //
 // Stream rules: the address channel's register is a tpu_out_reg (u_ax):
 // ax_valid_o never depends on ax_ready_i, and the address and length hold
@@ -62,7 +61,6 @@ module tpu_axi_burst #(
   input  logic [7:0]                     run_i,         // requests sure to follow at consecutive addresses (0: unknown)
   output logic                           req_take_o,
   output logic [8:0]                     req_words_o,   // places the request takes if taken now
-  output logic [7:0]                     commit_len_o,  // beats - 1 of the burst a request with run_i would commit
   output logic                           committed_o,   // a committed burst's beats are still due
   // the burst closing this cycle
   input  logic                           issue_ready_i,
@@ -116,7 +114,6 @@ module tpu_axi_burst #(
 
   assign req_take_o   = absorb || start_new || commit_start || (following && req_valid_i);
   assign req_words_o  = following ? 9'd0 : (run_i != '0) ? 9'(commit_len) + 9'd1 : 9'd1;
-  assign commit_len_o = 8'(commit_len);
   assign committed_o  = following;
   assign close_o      = close || commit_start;
   assign open_addr_o  = commit_start ? req_addr_i : open_addr_q;

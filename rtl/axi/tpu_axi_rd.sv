@@ -85,7 +85,6 @@ module tpu_axi_rd #(
   logic [AddrW-1:0] open_addr;
   logic [7:0]       open_len;
   logic [TrkW-1:0]  trk_push_data, trk_data;
-  logic [7:0]       commit_len;
 
   tpu_axi_burst #(
     .ReqBytes(ReqBytes),
@@ -103,7 +102,6 @@ module tpu_axi_rd #(
     .room_i(1'b1),
     .req_take_o(req_ready_o),
     .req_words_o,
-    .commit_len_o(commit_len),
     .committed_o,
     .issue_ready_i(trk_push_ready),
     .close_o(close),
@@ -158,6 +156,6 @@ module tpu_axi_rd #(
   // A record's length is counted off in u_bursts; the lane takes the beat's
   // low bits only.
   logic unused;
-  assign unused = ^{trk_data[7:0], beat, commit_len};
+  assign unused = ^{trk_data[7:0], beat};
 
 endmodule

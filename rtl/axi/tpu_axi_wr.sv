@@ -67,7 +67,6 @@ module tpu_axi_wr #(
   logic [AddrW-1:0] open_addr;
   logic [7:0]       open_len;
   logic [8:0]       burst_words;        // writes commit no bursts (run_i 0)
-  logic [7:0]       burst_commit_len;
   logic             burst_committed;
 
   tpu_axi_burst #(
@@ -86,7 +85,6 @@ module tpu_axi_wr #(
     .room_i(beat_push_ready),
     .req_take_o(beat_push),
     .req_words_o(burst_words),
-    .commit_len_o(burst_commit_len),
     .committed_o(burst_committed),
     .issue_ready_i(wlen_push_ready && ack_push_ready),
     .close_o(close),
@@ -198,7 +196,6 @@ module tpu_axi_wr #(
   // The burst's start address is on AW already; the beats carry their lanes;
   // the W and B records are their lengths only.
   logic unused;
-  assign unused = ^{beat_usage, open_addr, wlen, wbeat, ack_len, ack_beat, burst_words, burst_commit_len,
-                    burst_committed};
+  assign unused = ^{beat_usage, open_addr, wlen, wbeat, ack_len, ack_beat, burst_words, burst_committed};
 
 endmodule

@@ -923,7 +923,6 @@ module tpu_noc_mover (
   logic [7:0]        aw_open_len, unused_wlen, unused_wbeat;
   logic [1:0]        unused_af_usage;
   logic [8:0]        unused_aw_words;     // the write addresses gather their bursts (run_i 0)
-  logic [7:0]        unused_aw_commit;
   logic              unused_aw_committed;
   assign head_kind = op_data;
 
@@ -974,7 +973,6 @@ module tpu_noc_mover (
     .run_i        (8'd0),
     .req_take_o   (af_take),
     .req_words_o  (unused_aw_words),
-    .commit_len_o (unused_aw_commit),
     .committed_o  (unused_aw_committed),
     .issue_ready_i(aw_issue_ready),
     .close_o      (aw_close),
@@ -1117,7 +1115,7 @@ module tpu_noc_mover (
 
   logic unused;
   assign unused = ^{b_id_i, r_id_i, src_elems, dst_mod8, op_usage, data_usage, row_off[RowOffW-1:AddrW],
-                   dst_base_q[AddrW-1:AlignW], dst_contig, unused_aw_words, unused_aw_commit, unused_aw_committed};
+                   dst_base_q[AddrW-1:AlignW], dst_contig, unused_aw_words, unused_aw_committed};
 
 `ifdef TPU_ASSERT
   // Every read finds its place in the read-ahead buffer.
