@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "docs/axi_docs.h"
+#include "docs/compute_units_docs.h"
 #include "docs/ime_docs.h"
 #include "docs/isa_docs.h"
 #include "docs/markdown.h"
@@ -31,15 +32,18 @@ Command docs_command() {
               const std::string readme = (docs.parent_path() / "README.md").string();
               const std::string noc_doc = (docs / "noc.md").string();
               const std::string node_doc = (docs / "system_node.md").string();
+              const std::string cu_doc = (docs / "compute_units.md").string();
               const NocSpec noc = load_noc_spec(noc_spec_path(ctx.spec.path));
+              const SystemNodeSpec sysnode = load_system_node_spec(system_node_spec_path(ctx.spec.path), noc);
               const std::pair<std::string, std::string> documents[] = {
                   {out->empty() ? (docs / "isa.md").string() : *out, render_isa_markdown(ctx.spec)},
                   {axi_out->empty() ? (docs / "axi_top.md").string() : *axi_out,
                    render_axi_markdown(load_axi_top_spec(axi_spec))},
                   {noc_doc, with_noc_tables(read_file(noc_doc, "docs.noc"), noc, noc_doc)},
-                  {node_doc, with_system_node_tables(read_file(node_doc, "docs.sysnode"),
-                                                     load_system_node_spec(system_node_spec_path(ctx.spec.path), noc),
-                                                     node_doc)},
+                  {node_doc, with_system_node_tables(read_file(node_doc, "docs.sysnode"), sysnode, node_doc)},
+                  {cu_doc, with_compute_units_tables(
+                               read_file(cu_doc, "docs.cu"),
+                               load_compute_units_spec(compute_units_spec_path(ctx.spec.path), noc, sysnode), cu_doc)},
                   {(docs / "ime_isa.md").string(), render_ime_markdown(load_ime_spec(ime_spec_path(ctx.spec.path)))},
                   {readme, with_command_table(read_file(readme, "docs.readme"), readme)}};
               int status = kOk;

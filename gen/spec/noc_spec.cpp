@@ -9,6 +9,7 @@
 #include "spec/build_params_read.h"
 #include "spec/by_name.h"
 #include "spec/hash.h"
+#include "spec/noc_layout_read.h"
 #include "spec/yaml_reader.h"
 #include "util/file_io.h"
 
@@ -18,35 +19,37 @@ namespace {
 
 constexpr std::string_view kSpec = "noc.spec";
 
-[[noreturn]] void fail(const std::string& message, const SourceLoc& where) {
-  throw Error(std::string(kSpec), message, where);
+[[noreturn]] void fail(const std::string& message, const SourceLoc& where, std::string_view rule = kSpec) {
+  throw Error(std::string(rule), message, where);
 }
 
-std::int64_t bounded(YamlMap& m, const std::string& key, std::int64_t lo, std::int64_t hi) {
-  return m.integer_in(key, lo, hi, kSpec);
+std::int64_t bounded(YamlMap& m, const std::string& key, std::int64_t lo, std::int64_t hi,
+                     std::string_view rule = kSpec) {
+  return m.integer_in(key, lo, hi, rule);
 }
 
 /// `bits: [msb, lsb]` within [0, frame_bits).
-std::pair<int, int> read_bits(YamlMap& m, int frame_bits, const std::string& what) {
-  return m.bit_range("bits", frame_bits, what, kSpec);
+std::pair<int, int> read_bits(YamlMap& m, int frame_bits, const std::string& what, std::string_view rule) {
+  return m.bit_range("bits", frame_bits, what, rule);
 }
 
 /// Bits already taken in a frame, to refuse overlaps.
-BitOccupancy occupancy(int bits) { return BitOccupancy(bits, std::string(kSpec)); }
+BitOccupancy occupancy(int bits, std::string_view rule) { return BitOccupancy(bits, std::string(rule)); }
 
-NocField read_field(const YAML::Node& n, const std::string& file, int frame_bits, const std::string& where_in) {
+NocField read_field(const YAML::Node& n, const std::string& file, int frame_bits, const std::string& where_in,
+                    std::string_view rule) {
   YamlMap m(n, file, "a field");
   NocField f;
   f.loc = m.loc();
   f.name = m.str("name");
   const std::string what = fmt::format("{} field {}", where_in, f.name);
-  std::tie(f.msb, f.lsb) = read_bits(m, frame_bits, what);
+  std::tie(f.msb, f.lsb) = read_bits(m, frame_bits, what, rule);
   f.role = m.str_or("role", "");
-  if (m.has("zero_means")) f.zero_means = static_cast<std::uint64_t>(bounded(m, "zero_means", 0, INT64_MAX));
+  if (m.has("zero_means")) f.zero_means = static_cast<std::uint64_t>(bounded(m, "zero_means", 0, INT64_MAX, rule));
   if (m.has("above")) {
     YamlMap a(m.node("above"), file, "above");
-    f.above_max = static_cast<std::uint64_t>(bounded(a, "max", 0, INT64_MAX));
-    f.above_means = static_cast<std::uint64_t>(bounded(a, "means", 0, INT64_MAX));
+    f.above_max = static_cast<std::uint64_t>(bounded(a, "max", 0, INT64_MAX, rule));
+    f.above_means = static_cast<std::uint64_t>(bounded(a, "means", 0, INT64_MAX, rule));
     a.finish();
   }
   for (const auto& fl : m.seq_or_empty("flags")) {
@@ -54,63 +57,68 @@ NocField read_field(const YAML::Node& n, const std::string& file, int frame_bits
     NocFlag g;
     g.loc = fm.loc();
     g.name = fm.str("name");
-    g.bit = static_cast<int>(bounded(fm, "bit", 0, f.width() - 1));
+    g.bit = static_cast<int>(bounded(fm, "bit", 0, f.width() - 1, rule));
     const std::string reserved = fm.str_or("reserved", "");
     if (!reserved.empty() && reserved != "ignored")
-      fail(fmt::format("flag {}: reserved must be 'ignored', not '{}'", g.name, reserved), fm.loc("reserved"));
+      fail(fmt::format("flag {}: reserved must be 'ignored', not '{}'", g.name, reserved), fm.loc("reserved"), rule);
     g.reserved_ignored = !reserved.empty();
     g.role = fm.str("role");
     fm.finish();
     for (const auto& other : f.flags)
       if (other.bit == g.bit || other.name == g.name)
-        fail(fmt::format("{}: flag {} reuses a bit or a name of flag {}", what, g.name, other.name), g.loc);
+        fail(fmt::format("{}: flag {} reuses a bit or a name of flag {}", what, g.name, other.name), g.loc, rule);
     f.flags.push_back(g);
   }
   if (m.has("repeat")) {
-    f.repeat = static_cast<int>(bounded(m, "repeat", 1, f.width()));
+    f.repeat = static_cast<int>(bounded(m, "repeat", 1, f.width(), rule));
     if (f.width() % f.repeat != 0)
-      fail(fmt::format("{}: {} bits do not split into {} elements", what, f.width(), f.repeat), m.loc("repeat"));
+      fail(fmt::format("{}: {} bits do not split into {} elements", what, f.width(), f.repeat), m.loc("repeat"), rule);
   }
-  BitOccupancy elem = occupancy(f.element_width());
+  BitOccupancy elem = occupancy(f.element_width(), rule);
   for (const auto& e : m.seq_or_empty("element")) {
     YamlMap em(e, file, "an element sub-field");
     NocSubfield s;
     s.name = em.str("name");
-    std::tie(s.msb, s.lsb) = read_bits(em, f.element_width(), fmt::format("{} element {}", what, s.name));
+    std::tie(s.msb, s.lsb) = read_bits(em, f.element_width(), fmt::format("{} element {}", what, s.name), rule);
     elem.take(s.msb, s.lsb, fmt::format("{} element {}", what, s.name), em.loc());
     em.finish();
     f.element.push_back(s);
   }
-  if (!f.element.empty() && f.repeat == 1) fail(fmt::format("{}: an element list needs repeat", what), f.loc);
+  if (!f.element.empty() && f.repeat == 1) fail(fmt::format("{}: an element list needs repeat", what), f.loc, rule);
   m.finish();
   return f;
 }
 
-NocLayout read_layout(const YAML::Node& n, const std::string& file, int frame_bits, const std::string& kind) {
+}  // namespace
+
+NocLayout read_noc_layout(const YAML::Node& n, const std::string& file, int frame_bits, const std::string& kind,
+                          std::string_view rule) {
   YamlMap m(n, file, kind);
   NocLayout l;
   l.loc = m.loc();
   l.name = m.str_or("name", kind);
   l.role = m.str_or("role", "");
-  BitOccupancy occ = occupancy(frame_bits);
+  BitOccupancy occ = occupancy(frame_bits, rule);
   std::set<std::string> names;
   for (const auto& fn : m.seq_or_empty("fields")) {
-    NocField f = read_field(fn, file, frame_bits, fmt::format("{} {}", kind, l.name));
+    NocField f = read_field(fn, file, frame_bits, fmt::format("{} {}", kind, l.name), rule);
     occ.take(f.msb, f.lsb, fmt::format("{} field {}", l.name, f.name), f.loc);
-    if (!names.insert(f.name).second) fail(fmt::format("{}: a second field named {}", l.name, f.name), f.loc);
+    if (!names.insert(f.name).second) fail(fmt::format("{}: a second field named {}", l.name, f.name), f.loc, rule);
     l.fields.push_back(std::move(f));
   }
   m.finish();
   return l;
 }
 
+namespace {
+
 NocCode read_code(const YAML::Node& n, const std::string& file, const std::string& what, std::int64_t max_code,
-                  bool payload, bool signal) {
+                  bool payload, bool signal, std::string_view rule) {
   YamlMap m(n, file, what);
   NocCode c;
   c.loc = m.loc();
   c.name = m.str("name");
-  c.code = static_cast<std::uint32_t>(bounded(m, "code", 0, max_code));
+  c.code = static_cast<std::uint32_t>(bounded(m, "code", 0, max_code, rule));
   c.role = m.str("role");
   if (payload) c.payload = m.str("payload");
   if (signal) {
@@ -121,28 +129,33 @@ NocCode read_code(const YAML::Node& n, const std::string& file, const std::strin
   return c;
 }
 
-std::vector<NocCode> read_codes(YamlMap& top, const std::string& key, const std::string& file, std::int64_t max_code,
-                                bool payload = false, bool signal = false) {
+}  // namespace
+
+std::vector<NocCode> read_noc_codes(YamlMap& top, const std::string& key, const std::string& file,
+                                    std::int64_t max_code, std::string_view rule, bool payload, bool signal) {
   std::vector<NocCode> out;
   std::set<std::string> names;
   std::set<std::uint32_t> codes;
   for (const auto& n : top.seq(key)) {
-    NocCode c = read_code(n, file, key, max_code, payload, signal);
-    if (!names.insert(c.name).second) fail(fmt::format("{}: a second entry named {}", key, c.name), c.loc);
-    if (!codes.insert(c.code).second) fail(fmt::format("{}: {} reuses code {:#x}", key, c.name, c.code), c.loc);
+    NocCode c = read_code(n, file, key, max_code, payload, signal, rule);
+    if (!names.insert(c.name).second) fail(fmt::format("{}: a second entry named {}", key, c.name), c.loc, rule);
+    if (!codes.insert(c.code).second) fail(fmt::format("{}: {} reuses code {:#x}", key, c.name, c.code), c.loc, rule);
     out.push_back(std::move(c));
   }
   return out;
 }
 
-NocRange read_range(YamlMap& top, const std::string& key, const std::string& file, std::int64_t max_code) {
+NocRange read_noc_range(YamlMap& top, const std::string& key, const std::string& file, std::int64_t max_code,
+                        std::string_view rule) {
   YamlMap m(top.node(key), file, key);
   NocRange r;
-  r.from = static_cast<std::uint32_t>(bounded(m, "from", 0, max_code));
-  r.to = static_cast<std::uint32_t>(bounded(m, "to", r.from, max_code));
+  r.from = static_cast<std::uint32_t>(bounded(m, "from", 0, max_code, rule));
+  r.to = static_cast<std::uint32_t>(bounded(m, "to", r.from, max_code, rule));
   m.finish();
   return r;
 }
+
+namespace {
 
 std::int64_t max_of(int bits) { return bits >= 63 ? INT64_MAX : (std::int64_t{1} << bits) - 1; }
 
@@ -158,7 +171,7 @@ void validate(const NocSpec& s) {
   const SourceLoc at = s.section("flit");
   if (s.header.fields.empty()) fail("the flit has no header field", at);
   {
-    BitOccupancy occ = occupancy(s.flit_bits());
+    BitOccupancy occ = occupancy(s.flit_bits(), kSpec);
     for (const auto& f : s.header.fields) occ.take(f.msb, f.lsb, "header field " + f.name, f.loc);
     const int hole = occ.first_free(s.payload_bits, s.flit_bits() - 1);
     if (hole >= 0) fail(fmt::format("header bit {} belongs to no field", hole), s.header.loc);
@@ -317,23 +330,23 @@ NocSpec load_noc_spec_text(const std::string& text, const std::string& path) {
     s.pos_width = static_cast<int>(bounded(fm, "pos_width", 1, 8));
     YAML::Node header_node = YAML::Node(YAML::NodeType::Map);
     header_node["fields"] = fm.node("header");
-    s.header = read_layout(header_node, path, s.flit_bits(), "header");
+    s.header = read_noc_layout(header_node, path, s.flit_bits(), "header", kSpec);
     s.header.name = "header";
     s.header.loc = fm.loc("header");
     fm.finish();
 
     for (const auto& r : top.seq("routing_fields")) s.routing_fields.push_back(r.as<std::string>());
-    s.types = read_codes(top, "types", path, 255, true);
-    s.reserved_types = read_range(top, "reserved_types", path, 255);
+    s.types = read_noc_codes(top, "types", path, 255, kSpec, true);
+    s.reserved_types = read_noc_range(top, "reserved_types", path, 255, kSpec);
     std::set<std::string> layout_names;
     for (const auto& n : top.seq("payloads")) {
-      s.payloads.push_back(read_layout(n, path, s.payload_bits, "payload"));
+      s.payloads.push_back(read_noc_layout(n, path, s.payload_bits, "payload", kSpec));
       if (!layout_names.insert(s.payloads.back().name).second)
         fail(fmt::format("a second payload named {}", s.payloads.back().name), s.payloads.back().loc);
     }
-    s.cu_ctrl_ops = read_codes(top, "cu_ctrl_ops", path, 255);
-    s.signals = read_codes(top, "signals", path, 255, false, true);
-    s.unit_defined_signals = read_range(top, "unit_defined_signals", path, 255);
+    s.cu_ctrl_ops = read_noc_codes(top, "cu_ctrl_ops", path, 255, kSpec);
+    s.signals = read_noc_codes(top, "signals", path, 255, kSpec, false, true);
+    s.unit_defined_signals = read_noc_range(top, "unit_defined_signals", path, 255, kSpec);
     std::set<int> indices;
     for (const auto& n : top.seq("cu_ctrl_registers")) {
       YamlMap rm(n, path, "a control register");
@@ -345,7 +358,7 @@ NocSpec load_noc_spec_text(const std::string& text, const std::string& path) {
       YAML::Node fields = YAML::Node(YAML::NodeType::Map);
       fields["name"] = r.name;
       fields["fields"] = rm.node("fields");
-      r.fields = read_layout(fields, path, 64, "register").fields;
+      r.fields = read_noc_layout(fields, path, 64, "register", kSpec).fields;
       rm.finish();
       if (!indices.insert(r.index).second) fail(fmt::format("register {} reuses index {}", r.name, r.index), r.loc);
       s.cu_ctrl_registers.push_back(std::move(r));
@@ -355,7 +368,7 @@ NocSpec load_noc_spec_text(const std::string& text, const std::string& path) {
     YAML::Node amap = YAML::Node(YAML::NodeType::Map);
     amap["name"] = "address";
     amap["fields"] = am.node("fields");
-    s.address_map = read_layout(amap, path, s.address_bits, "address map");
+    s.address_map = read_noc_layout(amap, path, s.address_bits, "address map", kSpec);
     am.finish();
     for (const auto& n : top.seq("ownership")) {
       YamlMap om(n, path, "an ownership entry");
@@ -370,7 +383,7 @@ NocSpec load_noc_spec_text(const std::string& text, const std::string& path) {
       om.finish();
       s.ownership.push_back(std::move(o));
     }
-    s.error_rules = read_codes(top, "error_rules", path, 255);
+    s.error_rules = read_noc_codes(top, "error_rules", path, 255, kSpec);
     for (const auto& n : top.seq("ports")) {
       YamlMap pm(n, path, "a port");
       NocPort p;

@@ -20,6 +20,7 @@
 #include "isa/instr.h"
 #include "model/core/gemm_job.h"
 #include "model/core/operands.h"
+#include "spec/compute_units_spec.h"
 #include "spec/noc_spec.h"
 #include "spec/system_node_spec.h"
 #include "spec/spec.h"
@@ -43,6 +44,13 @@ inline const NocSpec& shipped_noc_spec() {
 /// spec/system_node.yaml, loaded once against spec/noc.yaml.
 inline const SystemNodeSpec& shipped_system_node_spec() {
   static const SystemNodeSpec spec = load_system_node_spec(TPUGEN_SOURCE_DIR "/spec/system_node.yaml", shipped_noc_spec());
+  return spec;
+}
+
+/// spec/compute_units.yaml, loaded once against the two above.
+inline const ComputeUnitsSpec& shipped_compute_units_spec() {
+  static const ComputeUnitsSpec spec = load_compute_units_spec(TPUGEN_SOURCE_DIR "/spec/compute_units.yaml",
+                                                              shipped_noc_spec(), shipped_system_node_spec());
   return spec;
 }
 
