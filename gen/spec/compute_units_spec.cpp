@@ -379,10 +379,23 @@ UnitConstants evaluate_unit(const UnitSpec& unit, const Scope& core) {
     c.tags[t.name] = r;
   }
   for (const auto& b : unit.buffers) c.granules[b.name] = eval(b.granules, b.loc);
+  // The scope keeps its own copy of every core parameter the unit's
+  // expressions name, so it outlives `core` (and what `core` refers to).
   auto values = std::make_shared<std::map<std::string, std::int64_t, std::less<>>>(c.values);
-  c.scope = [values, core](std::string_view name) -> std::optional<std::int64_t> {
+  auto snapshot = [&](const Expr& e) {
+    for (const auto& n : e.names())
+      if (!values->count(n))
+        if (auto v = core(n)) (*values)[n] = *v;
+  };
+  for (const auto& op : unit.opcodes)
+    for (const auto& f : op.fields)
+      if (f.zero_means) snapshot(*f.zero_means);
+  for (const auto& d : unit.derived) snapshot(d.value);
+  for (const auto& b : unit.buffers) snapshot(b.granules);
+  for (const auto& t : unit.tags) snapshot(t.first), snapshot(t.count);
+  c.scope = [values](std::string_view name) -> std::optional<std::int64_t> {
     if (auto it = values->find(name); it != values->end()) return it->second;
-    return core(name);
+    return std::nullopt;
   };
   return c;
 }

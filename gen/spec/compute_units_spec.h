@@ -188,7 +188,7 @@ struct UnitConstants {
   };
   std::map<std::string, Range, std::less<>> tags;
   std::map<std::string, std::int64_t, std::less<>> granules;  ///< by buffer name
-  Scope scope;  ///< the core's parameters and the derived constants
+  Scope scope;  ///< the derived constants and the core parameters the unit names (a copy: it outlives the core scope)
   [[nodiscard]] std::int64_t operator[](std::string_view name) const;
   [[nodiscard]] const Range& tag(std::string_view name) const;
 };

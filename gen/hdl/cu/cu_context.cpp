@@ -1,0 +1,26 @@
+#include "hdl/cu/cu_context.h"
+
+#include <fmt/format.h>
+
+#include "hdl/file_header.h"
+
+namespace tpugen::hdl {
+
+CuContext::CuContext(const NocSpec& noc, const ComputeUnitsSpec& spec, NocParams cu_base_params, NocParams orch_params,
+                     UnitConstants unit, std::string core_params)
+    : noc_(&noc),
+      spec_(&spec),
+      cu_base_params_(std::move(cu_base_params)),
+      orch_params_(std::move(orch_params)),
+      unit_(std::move(unit)),
+      core_params_(std::move(core_params)) {}
+
+std::string CuContext::file_header(std::string_view module, std::string_view description) const {
+  std::string params;
+  for (const auto& [name, v] : cu_base_params_.listing()) params += fmt::format(" cu.{}={}", name, v);
+  for (const auto& [name, v] : orch_params_.listing()) params += fmt::format(" orch.{}={}", name, v);
+  params += core_params_;
+  return generated_file_header({module, description, spec_->path, spec_->sha256, params, {}, {}});
+}
+
+}  // namespace tpugen::hdl

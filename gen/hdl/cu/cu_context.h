@@ -1,0 +1,44 @@
+/// @file cu_context.h
+/// @brief What the compute units' emitters read: the NoC spec, the compute
+/// units' (spec/compute_units.yaml), the CU wrapper's and the orchestrator's
+/// resolved build parameters, and the TinyTPU unit's constants over the
+/// core's build parameters (its tags, row words, buffer sizes).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "spec/compute_units_spec.h"
+#include "spec/noc_spec.h"
+
+namespace tpugen::hdl {
+
+class CuContext {
+ public:
+  /// `core_params` lists the core's build parameters for the file headers;
+  /// `unit` holds the TinyTPU unit's constants evaluated over them.
+  CuContext(const NocSpec& noc, const ComputeUnitsSpec& spec, NocParams cu_base_params, NocParams orch_params,
+            UnitConstants unit, std::string core_params);
+
+  [[nodiscard]] const NocSpec& noc() const { return *noc_; }
+  [[nodiscard]] const ComputeUnitsSpec& spec() const { return *spec_; }
+  [[nodiscard]] const NocParams& cu_base_params() const { return cu_base_params_; }
+  [[nodiscard]] const NocParams& orch_params() const { return orch_params_; }
+  [[nodiscard]] const UnitConstants& unit() const { return unit_; }
+
+  /// The comment every generated file starts with (no timestamp).
+  [[nodiscard]] std::string file_header(std::string_view module, std::string_view description) const;
+
+ private:
+  const NocSpec* noc_;
+  const ComputeUnitsSpec* spec_;
+  NocParams cu_base_params_, orch_params_;
+  UnitConstants unit_;
+  std::string core_params_;
+};
+
+/// tpu_cu_pkg: the wrapper's, the orchestrator's and the TinyTPU unit's
+/// constants, from the specs.
+std::string emit_tpu_cu_pkg(const CuContext& ctx);
+
+}  // namespace tpugen::hdl

@@ -1,0 +1,126 @@
+#include <fmt/format.h>
+
+#include "hdl/cu/cu_context.h"
+#include "hdl/localparams.h"
+#include "util/diag.h"
+#include "util/names.h"
+
+namespace tpugen::hdl {
+
+namespace {
+
+int bits_for(std::int64_t values) {
+  int w = 1;
+  while ((std::int64_t{1} << w) < values) ++w;
+  return w;
+}
+
+void register_fields(Localparams& lp, const std::string& prefix, const CuRegister& r) {
+  lp.add(fmt::format("{}_{}", prefix, r.name), fmt::format("'h{:x}", r.offset), short_role(r.role));
+  for (const auto& f : r.fields) {
+    lp.add(fmt::format("{}_{}_{}_LSB", prefix, r.name, upper(f.name)), f.lsb, short_role(f.role));
+    lp.add(fmt::format("{}_{}_{}_W", prefix, r.name, upper(f.name)), f.width());
+  }
+}
+
+void codes(Localparams& lp, const std::string& prefix, const std::vector<NocCode>& list, int width) {
+  for (const auto& c : list) lp.add_bits(prefix + c.name, width, fmt::format("d{}", c.code), short_role(c.role));
+}
+
+}  // namespace
+
+std::string emit_tpu_cu_pkg(const CuContext& ctx) {
+  const ComputeUnitsSpec& s = ctx.spec();
+  const CuBaseSpec& b = s.cu_base;
+  const OrchestratorSpec& o = s.orchestrator;
+  const UnitSpec& u = s.require_unit("tinytpu");
+  std::string text = ctx.file_header("tpu_cu_pkg", "the compute units' constants, from the specs");
+  text += R"(
+// tpu_cu_pkg: what the CU wrapper (tpu_noc_cu_base), the orchestrator
+// (tpu_noc_orchestrator) and the TinyTPU unit read of spec/compute_units.yaml,
+// by name: the wrapper's fault result and own fault codes and its build
+// parameters; the orchestrator's register offsets and fields, staging slots,
+// mover window, channel states and kick errors and its build parameters; the
+// TinyTPU unit's CAPS, opcodes, payload fields, tags, buffers, status selects
+// and faults at this build's MAXDIM. The flit's own fields and codes are
+// tpu_noc_pkg's. Not every constant is used by every module, so
+// unused-parameter lint is waived for this file only (as for tpu_pkg).
+/* verilator lint_off UNUSEDPARAM */
+package tpu_cu_pkg;
+
+)";
+  Localparams lp;
+  // The wrapper.
+  for (const auto& f : b.fault_result.fields) {
+    lp.add(fmt::format("FAULT_{}_LSB", upper(f.name)), f.lsb, short_role(f.role));
+    lp.add(fmt::format("FAULT_{}_W", upper(f.name)), f.width());
+  }
+  const int code_w = b.fault_result.field("code")->width();
+  codes(lp, "CU_FAULT_", b.faults, code_w);
+  lp.add("INST_DEPTH", ctx.cu_base_params()["INST_DEPTH"], "instructions the FIFO holds (CAPS.inst_depth)");
+  lp.add("RECV_DEPTH", ctx.cu_base_params()["RECV_DEPTH"], "flits the receive FIFO holds");
+  lp.blank();
+
+  // The orchestrator.
+  lp.add("ORCH_DATA_W", o.data_bits, "the AXI4-Lite slave's data");
+  const std::int64_t prog_flits = ctx.orch_params()["PROG_FLITS"];
+  const std::int64_t channels = ctx.orch_params()["CHANNELS"];
+  lp.add("ORCH_ADDR_W", bits_for(static_cast<std::int64_t>(o.address_span(prog_flits, channels))),
+         "its byte address: registers, mover window and staging slots");
+  lp.add("PROG_FLITS", prog_flits, "staging slots");
+  lp.add("SLOT_W", bits_for(prog_flits), "bits of a slot index");
+  lp.add("CHANNELS", channels, "dispatch channels");
+  lp.add("CHANNEL_W", bits_for(channels), "bits of a channel index");
+  lp.add("ORCH_STAGING", fmt::format("'h{:x}", o.staging_offset), "slot s at ORCH_STAGING + s * ORCH_SLOT_BYTES");
+  lp.add("ORCH_SLOT_BYTES", o.slot_bytes, "bytes a slot takes in the map");
+  lp.add("ORCH_PAYLOAD_WORDS", o.payload_words, "64-bit words 0 .. of a slot: the payload, word 0 its bits 63:0");
+  lp.add("ORCH_HEADER_WORD", o.header_word, "the slot's word holding the header in bits 31:0");
+  lp.add("ORCH_WINDOW", fmt::format("'h{:x}", o.window_offset), "the mover's register o at ORCH_WINDOW + o");
+  lp.add("ORCH_WINDOW_BYTES", fmt::format("'h{:x}", o.window_bytes), "bytes of the window");
+  for (const auto& r : o.registers) register_fields(lp, "ORCH", r);
+  lp.add("ORCH_CH_STRIDE", fmt::format("'h{:x}", o.channel_stride), "channel c's registers at their offset + c * this");
+  for (const auto& r : o.channel_registers) register_fields(lp, "ORCH", r);
+  codes(lp, "CH_", o.channel_states, o.require_channel_register("CH_STAT").require_field("state").width());
+  codes(lp, "KICK_", o.kick_errors, o.require_register("PROG_STAT").require_field("kick_error").width());
+  lp.blank();
+
+  // The TinyTPU unit.
+  const UnitConstants& c = ctx.unit();
+  lp.add_bits("TINYTPU_TYPE", 16, fmt::format("d{}", u.type), "CAPS.type");
+  lp.add_bits("TINYTPU_VERSION", 8, fmt::format("d{}", u.version), "CAPS.version");
+  lp.add("TINYTPU_BUFFERS", static_cast<std::int64_t>(u.buffers.size()), "CAPS.n_buffers");
+  lp.add("TINYTPU_OP_LSB", u.opcode_lsb, "the opcode, a bit of the payload");
+  lp.add("TINYTPU_OP_W", u.opcode_width());
+  for (const auto& op : u.opcodes) {
+    lp.add_bits("TINYTPU_OP_" + op.name, u.opcode_width(), fmt::format("d{}", op.code), short_role(op.role));
+    for (const auto& f : op.fields) {
+      const std::string p = fmt::format("TINYTPU_{}_{}", op.name, upper(f.name));
+      lp.add(p + "_LSB", f.lsb, short_role(f.role));
+      lp.add(p + "_W", f.width());
+      if (f.zero_means) lp.add(p + "_ZERO_MEANS", f.zero_means->eval(c.scope), "a value of 0 means this");
+      if (f.repeat > 1) {
+        lp.add(p + "_N", f.repeat, "elements, lowest first");
+        for (const auto& e : f.element) {
+          lp.add(fmt::format("{}_{}_LSB", p, upper(e.name)), e.lsb, "within an element");
+          lp.add(fmt::format("{}_{}_W", p, upper(e.name)), e.width());
+        }
+      }
+    }
+  }
+  for (const auto& [name, v] : c.values) lp.add("TINYTPU_" + name, v, "derived at this MAXDIM");
+  for (const auto& [name, r] : c.tags) {
+    lp.add(fmt::format("TINYTPU_TAG_{}", upper(name)), r.first, "first txn of the range");
+    lp.add(fmt::format("TINYTPU_TAG_{}_N", upper(name)), r.count, "txns in it");
+  }
+  for (const auto& buf : u.buffers) {
+    lp.add_bits("TINYTPU_BUF_" + upper(buf.name), 8, fmt::format("d{}", buf.id), short_role(buf.role));
+    lp.add(fmt::format("TINYTPU_BUF_{}_GRANULES", upper(buf.name)), c.granules.at(buf.name), "32-byte granules");
+  }
+  codes(lp, "TINYTPU_SELECT_", u.status_selects, u.require_opcode("STATUS").require_field("select").width());
+  codes(lp, "TINYTPU_FAULT_", u.faults, code_w);
+  text += lp.str();
+  text += "\nendpackage\n";
+  return text;
+}
+
+}  // namespace tpugen::hdl

@@ -1,0 +1,72 @@
+// tpu_cu_pkg (hdl::emit_tpu_cu_pkg): the CU wrapper's, the orchestrator's and
+// the TinyTPU unit's constants from spec/compute_units.yaml, at this build's
+// parameters, and clean under Verilator's lint.
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+
+#include "hdl/cu/cu_context.h"
+#include "spec/params.h"
+#include "test_support.h"
+
+using namespace tpugen;
+
+namespace {
+
+hdl::CuContext context(const std::map<std::string, std::string>& orch = {}, const ParamOverrides& core = {}) {
+  const ComputeUnitsSpec& s = test::shipped_compute_units_spec();
+  const Params p = resolve_params(test::shipped_spec(), core);
+  return hdl::CuContext(test::shipped_noc_spec(), s, resolve_cu_base_params(s), resolve_orchestrator_params(s, orch),
+                        evaluate_unit(s.require_unit("tinytpu"), p.scope()), " MAXDIM=" + std::to_string(p["MAXDIM"]));
+}
+
+std::string value_of(const std::string& text, const std::string& name) {
+  const std::regex decl("\\blocalparam\\b[^\n=]* " + name + " += ([^;]+);");
+  std::smatch m;
+  return std::regex_search(text, m, decl) ? m[1].str() : std::string{};
+}
+
+}  // namespace
+
+TEST_CASE("cu gen: tpu_cu_pkg holds the spec's offsets, fields, codes and this build's constants", "[cu][gen]") {
+  const ComputeUnitsSpec& s = test::shipped_compute_units_spec();
+  const std::string pkg = hdl::emit_tpu_cu_pkg(context({{"PROG_FLITS", "256"}, {"CHANNELS", "8"}}));
+  CHECK(pkg.find("package tpu_cu_pkg;") != std::string::npos);
+  const OrchestratorSpec& o = s.orchestrator;
+  CHECK(value_of(pkg, "ORCH_PROG_KICK") == fmt::format("'h{:x}", o.require_register("PROG_KICK").offset));
+  CHECK(value_of(pkg, "ORCH_PROG_STAT_KICK_ERROR_LSB") ==
+        std::to_string(o.require_register("PROG_STAT").require_field("kick_error").lsb));
+  CHECK(value_of(pkg, "PROG_FLITS") == "256");
+  CHECK(value_of(pkg, "CHANNEL_W") == "3");
+  // 256 slots of 64 bytes from 0x1000: the map ends at 0x5000, 15 address bits.
+  CHECK(value_of(pkg, "ORCH_ADDR_W") == "15");
+  const UnitSpec& u = s.require_unit("tinytpu");
+  CHECK(value_of(pkg, "TINYTPU_RUN_B_ADDR_LSB") == std::to_string(u.require_opcode("RUN").require_field("b_addr").lsb));
+  CHECK(value_of(pkg, "TINYTPU_RUN_M_ZERO_MEANS") == "64");
+  CHECK(value_of(pkg, "TINYTPU_TAG_B") == "64");
+  CHECK(value_of(pkg, "TINYTPU_FAULT_UNKNOWN_OPCODE") == "8'd1");
+  CHECK(value_of(pkg, "CU_FAULT_INST_OVERFLOW") == fmt::format("8'd{}", s.cu_base.require_fault("INST_OVERFLOW").code));
+  // At MAXDIM 32 the tags follow the build.
+  const std::string small = hdl::emit_tpu_cu_pkg(context({}, {{"MAXDIM", 32}}));
+  CHECK(value_of(small, "TINYTPU_TAG_OWN") == "64");
+  CHECK(value_of(small, "TINYTPU_ROW_WORDS") == "1");
+}
+
+TEST_CASE("cu gen: tpu_cu_pkg is clean under verilator -Wall", "[cu][gen][tools]") {
+  const auto dir = std::filesystem::temp_directory_path() / "tpugen_cu_pkg_lint";
+  std::filesystem::create_directories(dir);
+  test::write_text(dir / "tpu_cu_pkg.sv", hdl::emit_tpu_cu_pkg(context()));
+  // A package alone has no top: a module that reads one constant of it.
+  test::write_text(dir / "cu_pkg_top.sv",
+                   "module cu_pkg_top (output logic [15:0] slots_o);\n"
+                   "  assign slots_o = 16'(tpu_cu_pkg::PROG_FLITS);\n"
+                   "endmodule\n");
+  const auto run = test::run_command({"verilator", "--lint-only", "-Wall", (dir / "tpu_cu_pkg.sv").string(),
+                                      (dir / "cu_pkg_top.sv").string()},
+                                     dir / "lint.log");
+  INFO(run.output);
+  CHECK(run.code == 0);
+}
