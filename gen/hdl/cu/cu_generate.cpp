@@ -1,0 +1,40 @@
+#include "hdl/cu/cu_generate.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "hdl/generate.h"
+#include "hdl/noc/noc_generate.h"
+
+namespace tpugen::hdl {
+
+std::vector<std::string> cu_rtl_files() { return primitive_files(std::vector<std::string_view>{"prim", "cu"}); }
+
+std::vector<std::string> generate_cu(const NocContext& noc, const CuContext& ctx, const std::string& top,
+                                     const std::string& out_dir) {
+  std::vector<ConfigFile> files = {
+      {"tpu_noc_pkg.sv", noc_module_text(noc, "tpu_noc_pkg"), "tpu_noc_pkg.sv (generated)"},
+      {"tpu_cu_pkg.sv", emit_tpu_cu_pkg(ctx), "tpu_cu_pkg.sv (generated)"}};
+  for (const auto& p : cu_rtl_files()) {
+    const std::filesystem::path path(p);
+    files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), {}),
+                     "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
+  }
+  nlohmann::ordered_json j;
+  j["top"] = top;
+  j["spec"] = std::filesystem::path(ctx.spec().path).filename().string();
+  j["spec_sha256"] = ctx.spec().sha256;
+  j["noc_spec"] = std::filesystem::path(noc.spec().path).filename().string();
+  j["noc_spec_sha256"] = noc.spec().sha256;
+  j["generator"] = fmt::format("tpugen {}", TPUGEN_VERSION);
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [name, v] : noc.params().listing()) params[name] = v;
+  for (const auto& [name, v] : ctx.cu_base_params().listing()) params["CU_" + name] = v;
+  for (const auto& [name, v] : ctx.orch_params().listing()) params["ORCH_" + name] = v;
+  j["parameters"] = params;
+  return write_configuration(out_dir, {"tpu_noc_pkg", "tpu_cu_pkg"}, files, j.dump(2) + "\n");
+}
+
+}  // namespace tpugen::hdl
