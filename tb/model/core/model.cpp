@@ -212,8 +212,11 @@ struct Model::Executor {
       if (lay.dram()) {
         auto& bytes = model.dram_.find(a.state)->second;
         const std::int64_t at = r * lay.dram_row_lanes + operand(lay.memory->dram->packed_word) * lay.packed_lanes;
-        for (std::int64_t l = 0; l < lanes; ++l)
+        auto& stored = model.dram_stored_.find(a.state)->second;
+        for (std::int64_t l = 0; l < lanes; ++l) {
           bytes[static_cast<std::size_t>(at + l)] = static_cast<std::int8_t>(it.lanes[static_cast<std::size_t>(l)]);
+          stored[static_cast<std::size_t>(at + l)] = true;
+        }
       } else {
         model.rows_.find(a.state)->second[static_cast<std::size_t>(r)] = it.lanes;
         model.written_.find(a.state)->second[static_cast<std::size_t>(r)] = it.written;
@@ -476,6 +479,7 @@ Model::Model(const Isa& isa) : isa_(&isa) {
                     fmt::format("memory {}: the host side holds int8 values, not {} .. {}", m.name, lay.lo, lay.hi));
       lay.dram_row_lanes = total / lay.dram_rows;
       dram_[m.name].assign(static_cast<std::size_t>(total), 0);
+      dram_stored_[m.name].assign(static_cast<std::size_t>(total), false);
     } else {
       rows_[m.name].assign(static_cast<std::size_t>(lay.depth),
                            std::vector<std::int64_t>(static_cast<std::size_t>(lay.lanes), 0));
@@ -534,6 +538,12 @@ const std::vector<std::int8_t>& Model::dram(std::string_view memory) const {
   const Layout& lay = layout(memory);
   if (!lay.dram()) throw Error("model.memory", fmt::format("memory '{}' has no DRAM layout", memory));
   return dram_.find(memory)->second;
+}
+
+const std::vector<bool>& Model::dram_stored(std::string_view memory) const {
+  const Layout& lay = layout(memory);
+  if (!lay.dram()) throw Error("model.memory", fmt::format("memory '{}' has no DRAM layout", memory));
+  return dram_stored_.find(memory)->second;
 }
 
 std::int64_t Model::depth(std::string_view memory) const {

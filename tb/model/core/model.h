@@ -40,6 +40,10 @@ class Model {
   /// Host memories count as written from the start (their initial value is 0).
   void set_dram(std::string_view memory, std::vector<std::int8_t> bytes);
   [[nodiscard]] const std::vector<std::int8_t>& dram(std::string_view memory) const;
+  /// Which bytes of a DRAM memory a program's writes stored (set_dram does
+  /// not count), one flag a byte in dram()'s order: the bytes a unit that
+  /// writes back only what the core wrote (a compute unit on the mesh) writes.
+  [[nodiscard]] const std::vector<bool>& dram_stored(std::string_view memory) const;
 
   /// Execute a program. Throws tpugen::Error("model.*") naming the
   /// instruction for an access outside a memory or a malformed program, and
@@ -88,6 +92,7 @@ class Model {
   std::map<std::string, std::vector<std::vector<std::int64_t>>, std::less<>> rows_;
   std::map<std::string, std::vector<bool>, std::less<>> written_;
   std::map<std::string, std::vector<std::int8_t>, std::less<>> dram_;
+  std::map<std::string, std::vector<bool>, std::less<>> dram_stored_;
   std::vector<UnwrittenRead> unwritten_;
   std::map<std::string, std::int64_t> steps_;
   std::size_t issues_ = 0;
