@@ -105,6 +105,6 @@ TEST_CASE("compute units spec: broken files are refused with the line and the ru
   CHECK(rule_of(edited("signal: SIG_BATCH_COMPLETE", "signal: SIG_BARRIER_REACHED")) == "cu.spec");  // never generated
   CHECK(rule_of(edited("    - name: STRAY\n", "    - name: STRAY\n      colour: red\n")) == "spec.unknown_key");
   CHECK(rule_of(edited("    bytes: 0x80", "    bytes: 0x40")) == "cu.spec");
-  CHECK(rule_of(edited("access: w1c, role: \"a program ended with a fault\"", "access: rc, role: \"x\"")) == "cu.spec");
+  CHECK(rule_of(edited("access: w1c, role: \"a program ended FAULT\"", "access: rc, role: \"x\"")) == "cu.spec");
   CHECK(rule_of(edited("        code: 1\n        role: \"fetch", "        code: 0\n        role: \"fetch")) == "cu.spec");
 }

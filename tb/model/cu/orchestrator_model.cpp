@@ -205,7 +205,7 @@ std::optional<noc::Flit> OrchestratorModel::next() {
   for (int i = 0; i < n; ++i) {
     const int c = (rr_ + i) % n;
     ChannelState& ch = channels_[static_cast<std::size_t>(c)];
-    if (ch.state != state_code("SENDING") || ch.credits == 0 || ch.stop) continue;
+    if (ch.state != state_code("SENDING") || ch.credits == 0) continue;
     noc::Flit f = slots_[ch.base + ch.sent];
     noc::Header h = codec_->header(f);
     h.dst_x = static_cast<std::uint32_t>(ch.dst.x);
@@ -265,15 +265,9 @@ void OrchestratorModel::accept(const noc::Flit& in) {
     c.last_code = code;
     c.last_txn = h.txn;
     c.last_arg = static_cast<std::uint32_t>(codec_->get(in, "cu_signal.arg"));
-    if (code == sig_batch_) {
-      end(c, "DONE");
-    } else if (code == sig_fault_ || c.stop) {
-      c.stop = true;
-      if (c.state == state_code("SENDING")) c.state = state_code("WAITING");
-      if (c.retired == c.sent) end(c, "FAULT");
-    } else if (c.retired == c.len) {
-      end(c, "ENDED");
-    }
+    if (code == sig_fault_) c.fault = true;
+    if (code == sig_batch_) c.batch = true;
+    if (c.retired == c.len) end(c, c.fault ? "FAULT" : c.batch ? "DONE" : "ENDED");
     return;
   }
   ++stray_signals_;

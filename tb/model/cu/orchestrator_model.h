@@ -13,7 +13,10 @@
 /// the orchestrator's own, everything else unchanged. A retirement flit
 /// (SIG_INST_COMPLETE, SIG_BATCH_COMPLETE, SIG_FAULT) from a node returns a
 /// credit to the lowest busy channel serving that node with a flit
-/// unretired; anything else counts in STRAY.
+/// unretired; anything else counts in STRAY. A channel ends when every flit
+/// retired: FAULT when one faulted, else DONE when one was the batch's
+/// completion, else ENDED. A fault does not stop the dispatch (what is sent
+/// does not depend on when a retirement comes back).
 #pragma once
 
 #include <cstdint>
@@ -38,7 +41,8 @@ struct ChannelState {
   std::uint32_t state = 0;  ///< a channel_states code
   noc::Coord dst;
   std::uint32_t base = 0, len = 0, credits = 0, sent = 0, retired = 0;
-  bool stop = false;  ///< a SIG_FAULT came back: send no more
+  bool fault = false;  ///< a SIG_FAULT came back
+  bool batch = false;  ///< a SIG_BATCH_COMPLETE came back
   std::uint32_t last_code = 0, last_txn = 0, last_arg = 0;
 };
 
