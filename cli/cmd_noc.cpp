@@ -13,6 +13,7 @@
 #include "cli/noc_commands.h"
 #include "hdl/noc/noc_generate.h"
 #include "model/noc/traffic.h"
+#include "spec/compute_units_spec.h"
 #include "spec/noc_spec.h"
 #include "util/names.h"
 
@@ -61,6 +62,20 @@ void add_sim_opt_flag(CLI::App& cmd, int& level) {
 
 }  // namespace
 
+noc::Coord parse_node(const std::string& text, std::string_view flag) {
+  const auto comma = text.find(',');
+  const auto number = [&](std::string_view part, int& v) {
+    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string_view::npos) return false;
+    v = std::stoi(std::string(part));
+    return true;
+  };
+  noc::Coord c;
+  if (comma == std::string::npos || !number(std::string_view(text).substr(0, comma), c.x) ||
+      !number(std::string_view(text).substr(comma + 1), c.y))
+    throw Error("cli.node", fmt::format("{} takes X,Y (a column and a row, e.g. 1,1), not '{}'", flag, text));
+  return c;
+}
+
 Command noc_command() {
   return {"noc", [](CLI::App& sub, Context& ctx) -> std::function<int()> {
             // The NoC spec's parameters make the flags, so it is read now (from
@@ -73,6 +88,17 @@ Command noc_command() {
               *spec = load_noc_spec(noc_spec_path(ctx.spec.path));
             } catch (const Error& e) {
               *load_error = e.what();
+            }
+            // The compute units' specs, for the flags of dispatch and gemm.
+            auto cu_spec = std::make_shared<std::optional<ComputeUnitsSpec>>();
+            auto sysnode_spec = std::make_shared<std::optional<SystemNodeSpec>>();
+            if (spec->has_value()) {
+              try {
+                *sysnode_spec = load_system_node_spec(system_node_spec_path(ctx.spec.path), **spec);
+                *cu_spec = load_compute_units_spec(compute_units_spec_path(ctx.spec.path), **spec, **sysnode_spec);
+              } catch (const Error& e) {
+                *load_error = e.what();
+              }
             }
             auto o = std::make_shared<NocOpts>();
             sub.require_subcommand(1);
@@ -178,7 +204,56 @@ Command noc_command() {
                               "or larger mesh) has all five ports. Default: the whole mesh")
                 ->type_name("X,Y");
             add_synth_target_flags(*synth, sy->flags);
-            return [gen, run, bench, fuzz, synth, spec, load_error, o, r, b, fz, sy, &ctx]() {
+
+            // Compute units on the mesh: the core's, the fabric's, the CU
+            // wrapper's, the orchestrator's and the agent's parameters.
+            auto cu_opts = std::make_shared<NocCuOpts>();
+            auto add_cu_flags = [&, cu_opts](CLI::App& cmd) {
+              if (!cu_spec->has_value()) {
+                cmd.allow_extras();
+                return;
+              }
+              add_noc_param_flags(cmd, *o, **spec);
+              add_param_flags(cmd, ctx);
+              add_build_param_flags(cmd, cu_opts->cu_params, (*cu_spec)->cu_base.parameters, "");
+              add_build_param_flags(cmd, cu_opts->orch_params, (*cu_spec)->orchestrator.parameters, "");
+              add_build_param_flags(cmd, cu_opts->agent_params, (*sysnode_spec)->agent.parameters, "agent-");
+              cmd.add_option("--cores", cu_opts->cores, "compute units (TinyTPU cores) on the mesh")
+                  ->capture_default_str();
+              cmd.add_option("--nodes", cu_opts->nodes,
+                             "the units' nodes, X,Y;X,Y;... (default: the first --cores nodes in row-major order)")
+                  ->type_name("X,Y;...");
+              cmd.add_option("--engine", cu_opts->engine, "the reference model, the RTL under Verilator, or both")
+                  ->check(CLI::IsMember({"model", "rtl", "both"}))
+                  ->capture_default_str();
+              cmd.add_option("--timeout", cu_opts->timeout, "cycles the host waits for every program to end")
+                  ->capture_default_str();
+              cmd.add_option("--json", cu_opts->json, "write the result as JSON");
+              add_rtl_cache_flags(cmd, cu_opts->rtl, "RTL engine");
+            };
+            auto dsp = std::make_shared<NocDispatchOpts>();
+            CLI::App* dispatch = sub.add_subcommand(
+                "dispatch", "stage CU_INST flits (JSON lines: txn, last, payload hex) through the orchestrator to one "
+                            "node and print every retirement flit that comes back; exit 1 when the program does not "
+                            "complete, naming the node, the txn and the credits outstanding");
+            add_cu_flags(*dispatch);
+            dispatch->add_option("--node", dsp->node, "the unit's node X,Y")->required()->type_name("X,Y");
+            dispatch->add_option("--flits", dsp->flits, "the program: one CU_INST a line")->required();
+            dispatch->add_option("--memory-bytes", dsp->memory_bytes, "bytes of memory (zeros) behind the agent")
+                ->capture_default_str();
+            auto gm = std::make_shared<NocGemmOpts>();
+            CLI::App* gemm = sub.add_subcommand(
+                "gemm", "split a GEMM over the mesh's TinyTPU units (blocks of at most MAXDIM x MAXDIM, shared operands "
+                        "multicast), dispatch it through the orchestrator, and check C against clip(A @ B) and the "
+                        "memory around it");
+            add_cu_flags(*gemm);
+            gemm->add_option("--gemm", gm->gemm, "the shape MxKxN")->capture_default_str();
+            gemm->add_option("--a", gm->a, "A (M x K int8 .npy; default random)");
+            gemm->add_option("--b", gm->b, "B (K x N int8 .npy; default random)");
+            gemm->add_option("--c-out", gm->c_out, "write C (M x N int8 .npy)");
+            gemm->add_option("--seed", gm->seed, "of the random operands")->capture_default_str();
+            return [gen, run, bench, fuzz, synth, dispatch, gemm, spec, load_error, o, r, b, fz, sy, cu_opts, dsp, gm,
+                    &ctx]() {
               if (!load_error->empty()) {
                 fmt::print(stderr, "tpugen: {}\n", *load_error);
                 return kBadInput;
@@ -189,6 +264,8 @@ Command noc_command() {
               if (bench->parsed()) return run_noc_bench(s, *o, *b);
               if (fuzz->parsed()) return run_noc_fuzz(s, *o, *fz, ctx.command_line);
               if (synth->parsed()) return run_noc_synth(s, *o, *sy);
+              if (dispatch->parsed()) return run_noc_dispatch(ctx, s, *o, *cu_opts, *dsp);
+              if (gemm->parsed()) return run_noc_gemm(ctx, s, *o, *cu_opts, *gm);
               return kBadInput;
             };
           }};

@@ -14,24 +14,6 @@
 
 namespace tpugen::cli {
 
-namespace {
-
-/// --router's "X,Y": a column and a row.
-noc::Coord parse_router(const std::string& text) {
-  const auto comma = text.find(',');
-  const auto number = [&](std::string_view part, int& v) {
-    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string_view::npos) return false;
-    v = std::stoi(std::string(part));
-    return true;
-  };
-  noc::Coord c;
-  if (comma == std::string::npos || !number(std::string_view(text).substr(0, comma), c.x) ||
-      !number(std::string_view(text).substr(comma + 1), c.y))
-    throw Error("noc.router", fmt::format("--router takes X,Y (a column and a row, e.g. 1,1), not '{}'", text));
-  return c;
-}
-
-}  // namespace
 
 int run_noc_synth(const NocSpec& spec, const NocOpts& o, const NocSynthOpts& so) {
   const NocParams params = resolve_noc_params(spec, o.params);
@@ -40,7 +22,7 @@ int run_noc_synth(const NocSpec& spec, const NocOpts& o, const NocSynthOpts& so)
   std::optional<noc::Coord> router;
   std::uint64_t links = 0;
   if (!so.router.empty()) {
-    router = parse_router(so.router);
+    router = parse_node(so.router, "--router");
     links = noc::port_links(spec, mesh, *router);  // refuses a node outside the mesh, before anything is written
   }
   synth::FlowOptions f = so.flags.flow_options(o.out);

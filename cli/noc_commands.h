@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
+#include "cli/cli.h"
 #include "cli/rtl_engine_flags.h"
 #include "cli/synth_flags.h"
 #include "model/noc/noc_run.h"
@@ -74,11 +76,39 @@ struct NocSynthOpts {
   SynthTargetFlags flags;
 };
 
+/// `noc dispatch`'s and `noc gemm`'s options: the system's (the core's build
+/// parameters are the Context's flags; the fabric's are NocOpts').
+struct NocCuOpts {
+  int cores = 1;
+  std::string nodes;  ///< "X,Y;X,Y;..." or empty: the first `cores` nodes in row-major order
+  std::map<std::string, std::string> cu_params, orch_params, agent_params;
+  std::string engine = "model";
+  std::uint64_t timeout = 1000000;  ///< cycles
+  std::string json;
+  RtlEngineFlags rtl;
+};
+struct NocDispatchOpts {
+  std::string node;   ///< X,Y
+  std::string flits;  ///< FILE.jsonl
+  std::uint64_t memory_bytes = 1 << 16;
+};
+struct NocGemmOpts {
+  std::string gemm = "128x64x128";
+  std::string a, b, c_out;
+  std::uint64_t seed = 1;
+};
+
+/// "X,Y" (a column and a row); throws Error("cli.node") naming `flag`.
+noc::Coord parse_node(const std::string& text, std::string_view flag);
+
 /// Each subcommand: its exit status (kOk, kFail); bad input throws Error.
 int run_noc_run(const NocSpec& spec, const NocOpts& o, const NocRunOpts& r);
 int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b);
 /// `command`: the command line, recorded in each reproducer's case.json.
 int run_noc_fuzz(const NocSpec& spec, const NocOpts& o, const NocFuzzOpts& f, const std::string& command);
 int run_noc_synth(const NocSpec& spec, const NocOpts& o, const NocSynthOpts& so);
+int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c,
+                     const NocDispatchOpts& d);
+int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g);
 
 }  // namespace tpugen::cli

@@ -1,0 +1,246 @@
+// tpugen noc dispatch | noc gemm: compute units on the mesh (spec/compute_units.yaml).
+// `noc dispatch` stages CU_INST flits from a JSON-lines file through the
+// orchestrator to one node and prints every retirement flit that comes back;
+// `noc gemm` splits a GEMM over TinyTPU units, dispatches it from a host and
+// checks C against clip(A @ B) and the memory around it.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "cli/noc_commands.h"
+#include "model/core/operands.h"
+#include "model/cu/cu_program.h"
+#include "spec/compute_units_spec.h"
+#include "util/file_io.h"
+
+namespace tpugen::cli {
+
+namespace {
+
+/// The specs and parameters a system of compute units is built from.
+struct CuSystem {
+  Isa isa;
+  NocSpec noc;
+  noc::Codec codec;
+  SystemNodeSpec sysnode;
+  ComputeUnitsSpec cu;
+  cu::SystemSpecs specs;
+  cu::SystemLayout layout;
+
+  CuSystem(const Context& ctx, const NocSpec& noc_spec, const NocOpts& o, const NocCuOpts& c)
+      : isa(ctx.isa()),
+        noc(noc_spec),
+        codec(noc),
+        sysnode(load_system_node_spec(system_node_spec_path(ctx.spec.path), noc)),
+        cu(load_compute_units_spec(compute_units_spec_path(ctx.spec.path), noc, sysnode)) {
+    const NocParams fabric = resolve_noc_params(noc, o.params);
+    std::vector<noc::Coord> nodes;
+    for (std::size_t at = 0; !c.nodes.empty() && at <= c.nodes.size();) {
+      const std::size_t semi = c.nodes.find(';', at);
+      nodes.push_back(parse_node(c.nodes.substr(at, semi == std::string::npos ? std::string::npos : semi - at), "--nodes"));
+      if (semi == std::string::npos) break;
+      at = semi + 1;
+    }
+    specs.isa = &isa;
+    specs.cu = &cu;
+    specs.sysnode = &sysnode;
+    specs.codec = &codec;
+    specs.cu_base = resolve_cu_base_params(cu, c.cu_params);
+    std::map<std::string, std::string> orch = c.orch_params;
+    if (!orch.count("CHANNELS")) orch["CHANNELS"] = std::to_string(std::min(std::max(c.cores, 4), 16));
+    specs.orchestrator = resolve_orchestrator_params(cu, orch);
+    specs.agent = resolve_agent_params(sysnode, c.agent_params);
+    layout = cu::make_layout(fabric.nx(), fabric.ny(), c.cores, nodes, static_cast<int>(specs.agent["MEM_PORTS"]));
+    (void)evaluate_unit(cu.require_unit("tinytpu"), isa.params().scope());  // the core's parameters fit the unit
+  }
+};
+
+/// A host port on the model: every advance runs it until nothing moves.
+cu::HostPort model_port(cu::SystemModel& system) {
+  cu::HostPort port;
+  port.write = [&system](std::uint32_t o, std::uint64_t v) { system.orchestrator().write(o, v); };
+  port.read = [&system](std::uint32_t o) { return system.orchestrator().read(o); };
+  port.advance = [&system]() {
+    const std::uint64_t before = system.flits();
+    system.run();
+    return system.flits() != before;
+  };
+  return port;
+}
+
+/// The CU_INST flits of a JSON-lines file: txn, last and payload (hex) each.
+std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& codec) {
+  std::istringstream in(read_file(path, "cli.io"));
+  std::vector<noc::Flit> out;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const auto where = [&](const std::string& what) {
+      return Error("cli.flits", fmt::format("flit {}: {}", out.size() + 1, what), SourceLoc{path, n, 1});
+    };
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception& e) {
+      throw where(fmt::format("not JSON: {}", e.what()));
+    }
+    if (!j.is_object()) throw where("a line is one object: {\"txn\": N, \"last\": 0|1, \"payload\": \"hex\"}");
+    for (const auto& [k, v] : j.items())
+      if (k != "txn" && k != "last" && k != "payload") throw where(fmt::format("unknown key '{}' (txn, last, payload)", k));
+    if (!j.contains("txn") || !j["txn"].is_number_unsigned() || j["txn"].get<std::uint64_t>() > 255)
+      throw where("txn is an integer 0 .. 255");
+    if (!j.contains("last") || !j["last"].is_number_unsigned() || j["last"].get<std::uint64_t>() > 1)
+      throw where("last is 0 or 1");
+    if (!j.contains("payload") || !j["payload"].is_string()) throw where("payload is a hex string (up to 256 bits)");
+    noc::Flit f;
+    try {
+      const noc::FieldRef p = codec.payload();
+      f.set_hex_range(p.lsb, p.width, j["payload"].get<std::string>(), "payload");
+    } catch (const Error& e) {
+      throw where(e.what());
+    }
+    codec.set_header(f, noc::Header::between({0, 0}, {0, 0}, codec.type_code("CU_INST"),
+                                             j["txn"].get<std::uint32_t>(), j["last"].get<std::uint32_t>()));
+    out.push_back(f);
+  }
+  if (out.empty()) throw Error("cli.flits", fmt::format("{}: no flits", path));
+  return out;
+}
+
+std::string signal_name(const NocSpec& s, std::uint32_t code) {
+  for (const auto& c : s.signals)
+    if (c.code == code) return c.name;
+  return fmt::format("signal 0x{:02x}", code);
+}
+
+/// Why a program did not complete, for its host.
+std::string not_completed(const cu::DispatchEnd& e, const std::vector<std::string>& stuck) {
+  std::string why = fmt::format("node ({},{}), program txn {}: no SIG_BATCH_COMPLETE (channel {} {}); {} credit(s) "
+                                "outstanding, {} of {} instruction(s) sent, {} retired",
+                                e.node.x, e.node.y, e.txn, e.channel, e.state, e.sent - e.retired, e.sent, e.len,
+                                e.retired);
+  if (e.state == "ENDED") why += "; every instruction retired, so the program's last flit lacks `last`";
+  for (const auto& s : stuck) why += "; " + s;
+  return why;
+}
+
+void require_model(const NocCuOpts& c, std::string_view what) {
+  if (c.engine != "model")
+    throw Error("cli.engine", fmt::format("{} --engine {}: the compute units' RTL is not built yet (issue 15 in "
+                                          "progress); --engine model runs the reference model",
+                                          what, c.engine));
+}
+
+}  // namespace
+
+int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c,
+                     const NocDispatchOpts& d) {
+  require_model(c, "noc dispatch");
+  CuSystem sys(ctx, spec, o, c);
+  const noc::Coord node = parse_node(d.node, "--node");
+  if (sys.layout.core_index(node) < 0) {
+    std::string units;
+    for (const auto& u : sys.layout.cores) units += fmt::format(" ({},{})", u.x, u.y);
+    throw Error("cli.node", fmt::format("--node {},{} holds no compute unit; the units are at{}", node.x, node.y, units));
+  }
+  const std::vector<noc::Flit> flits = read_flits(d.flits, sys.codec);
+  mover::MoverMemory mem(0, std::vector<std::uint8_t>(d.memory_bytes, 0));
+  cu::SystemModel system(sys.specs, sys.layout, mem);
+  cu::HostPort port = model_port(system);
+  const auto ends =
+      cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, {flits}, {node},
+                        static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
+                        static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
+                        static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
+  fmt::print("tpugen noc dispatch: {} flit(s) to ({},{}) on the model; retirement flits back:\n", flits.size(), node.x,
+             node.y);
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const auto& f : system.to_orchestrator()) {
+    const noc::Header h = sys.codec.header(f);
+    const auto code = static_cast<std::uint32_t>(sys.codec.get(f, "cu_signal.code"));
+    const auto arg = static_cast<std::uint32_t>(sys.codec.get(f, "cu_signal.arg"));
+    fmt::print("  ({},{}) txn {:3} {:<20} arg 0x{:08x}\n", h.src_x, h.src_y, h.txn, signal_name(spec, code), arg);
+    j.push_back({{"node", {h.src_x, h.src_y}}, {"txn", h.txn}, {"signal", signal_name(spec, code)}, {"arg", arg}});
+  }
+  if (!c.json.empty()) write_file(c.json, j.dump(2) + "\n", "cli.io");
+  const cu::DispatchEnd& e = ends.front();
+  if (e.state == "DONE" || e.state == "FAULT") {
+    fmt::print("the program ended {} ({} instruction(s) retired)\n", e.state, e.retired);
+    return kOk;
+  }
+  fmt::print(stderr, "tpugen: {}\n", not_completed(e, system.stuck()));
+  return kFail;
+}
+
+int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g) {
+  require_model(c, "noc gemm");
+  CuSystem sys(ctx, spec, o, c);
+  const GemmShape shape = parse_shape(g.gemm);
+  const cu::GemmPlan plan = cu::plan_gemm(sys.isa, sys.cu, sys.codec, sys.layout, shape);
+  std::mt19937_64 rng(g.seed);
+  const Int8Matrix a = g.a.empty() ? random_matrix(shape.m, shape.k, OperandDist::Full, rng) : read_npy_int8(g.a);
+  const Int8Matrix b = g.b.empty() ? random_matrix(shape.k, shape.n, OperandDist::Full, rng) : read_npy_int8(g.b);
+  if (a.rows != shape.m || a.cols != shape.k || b.rows != shape.k || b.cols != shape.n)
+    throw Error("run.shape", fmt::format("--gemm {}x{}x{} needs A {}x{} and B {}x{}; got A {}x{}, B {}x{}", shape.m,
+                                         shape.k, shape.n, shape.m, shape.k, shape.k, shape.n, a.rows, a.cols, b.rows,
+                                         b.cols));
+  const std::uint8_t fill = 0xA5;
+  const std::vector<std::uint8_t> before = cu::gemm_memory(plan, a, b, fill);
+  mover::MoverMemory mem(0, before);
+  cu::SystemModel system(sys.specs, sys.layout, mem);
+  cu::HostPort port = model_port(system);
+  const auto ends = cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, plan.programs, sys.layout.cores,
+                                      static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
+                                      static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
+                                      static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
+  fmt::print("tpugen noc gemm: {}x{}x{} on {} unit(s) of a {} x {} mesh (T = {}, MAXDIM = {}), {} block(s), model\n",
+             shape.m, shape.k, shape.n, sys.layout.cores.size(), sys.layout.nx, sys.layout.ny, sys.isa.param("T"),
+             sys.isa.param("MAXDIM"), plan.blocks.size());
+  int status = kOk;
+  for (const auto& e : ends)
+    if (e.state != "DONE") {
+      fmt::print(stderr, "tpugen: {}\n", not_completed(e, system.stuck()));
+      status = kFail;
+    }
+  const Int8Matrix cm = cu::gemm_c(plan, mem.bytes());
+  const Int8Matrix want = reference_gemm(a, b, false);
+  std::size_t wrong = 0, outside = 0;
+  for (std::size_t i = 0; i < want.data.size(); ++i) wrong += cm.data[i] != want.data[i];
+  const std::uint64_t row_bytes = static_cast<std::uint64_t>(plan.c_stride) * 32;
+  for (std::uint64_t i = 0; i < before.size(); ++i) {
+    const bool in_c = i >= plan.c_addr && i < plan.c_addr + static_cast<std::uint64_t>(shape.m) * row_bytes &&
+                      (i - plan.c_addr) % row_bytes < static_cast<std::uint64_t>(shape.n);
+    if (!in_c && mem.bytes()[i] != before[i]) ++outside;
+  }
+  fmt::print("  C against clip(A @ B): {}; memory outside C: {}\n",
+             wrong == 0 ? "equal" : fmt::format("{} element(s) differ", wrong),
+             outside == 0 ? "unchanged" : fmt::format("{} byte(s) changed", outside));
+  fmt::print("  flits moved {}; cycles, utilization and core_busy: the RTL's (--engine rtl)\n", system.flits());
+  if (wrong != 0 || outside != 0) status = kFail;
+  if (!g.c_out.empty()) write_npy_int8(g.c_out, cm);
+  if (!c.json.empty()) {
+    nlohmann::ordered_json j;
+    j["engine"] = "model";
+    j["shape"] = {shape.m, shape.k, shape.n};
+    j["cores"] = sys.layout.cores.size();
+    j["blocks"] = plan.blocks.size();
+    j["cycles"] = nullptr;
+    j["utilization"] = nullptr;
+    j["flits"] = system.flits();
+    j["core_busy"] = nullptr;
+    j["c_equal"] = wrong == 0;
+    j["outside_c_unchanged"] = outside == 0;
+    write_file(c.json, j.dump(2) + "\n", "cli.io");
+  }
+  return status;
+}
+
+}  // namespace tpugen::cli
