@@ -61,19 +61,6 @@ struct CuSystem {
   }
 };
 
-/// A host port on the model: every advance runs it until nothing moves.
-cu::HostPort model_port(cu::SystemModel& system) {
-  cu::HostPort port;
-  port.write = [&system](std::uint32_t o, std::uint64_t v) { system.orchestrator().write(o, v); };
-  port.read = [&system](std::uint32_t o) { return system.orchestrator().read(o); };
-  port.advance = [&system]() {
-    const std::uint64_t before = system.flits();
-    system.run();
-    return system.flits() != before;
-  };
-  return port;
-}
-
 /// The CU_INST flits of a JSON-lines file: txn, last and payload (hex) each.
 std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& codec) {
   std::istringstream in(read_file(path, "cli.io"));
@@ -154,7 +141,7 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
   const std::vector<noc::Flit> flits = read_flits(d.flits, sys.codec);
   mover::MoverMemory mem(0, std::vector<std::uint8_t>(d.memory_bytes, 0));
   cu::SystemModel system(sys.specs, sys.layout, mem);
-  cu::HostPort port = model_port(system);
+  cu::HostPort port = cu::model_port(system);
   const auto ends =
       cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, {flits}, {node},
                         static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
@@ -196,7 +183,7 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
   const std::vector<std::uint8_t> before = cu::gemm_memory(plan, a, b, fill);
   mover::MoverMemory mem(0, before);
   cu::SystemModel system(sys.specs, sys.layout, mem);
-  cu::HostPort port = model_port(system);
+  cu::HostPort port = cu::model_port(system);
   const auto ends = cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, plan.programs, sys.layout.cores,
                                       static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
                                       static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),

@@ -36,13 +36,7 @@ struct Rig {
     specs.orchestrator = resolve_orchestrator_params(cu, {{"CHANNELS", std::to_string(std::max(k, 1))}});
     specs.agent = resolve_agent_params(*specs.sysnode);
     system = std::make_unique<SystemModel>(specs, make_layout(nx, ny, k, {}, 1), mem);
-    port.write = [this](std::uint32_t o, std::uint64_t v) { system->orchestrator().write(o, v); };
-    port.read = [this](std::uint32_t o) { return system->orchestrator().read(o); };
-    port.advance = [this]() {
-      const std::uint64_t before = system->flits();
-      system->run();
-      return system->flits() != before;
-    };
+    port = model_port(*system);
   }
   std::vector<DispatchEnd> dispatch(const std::vector<std::vector<noc::Flit>>& programs,
                                     const std::vector<noc::Coord>& nodes, int credits) {
@@ -196,4 +190,16 @@ TEST_CASE("cu model: the layout refuses what cannot be placed", "[cu][model]") {
   CHECK(l.agents.size() == 2);
   CHECK(l.core_index({1, 1}) == 0);
   CHECK(l.orchestrator != l.agents[0]);
+}
+
+TEST_CASE("cu model: a RUN waiting for a peer's rows that never come faults ROWS_MISSING, no hang", "[cu][model]") {
+  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 32}});
+  Rig rig(isa, 2, 2, 1, std::vector<std::uint8_t>(8192, 0));
+  const noc::Coord node = rig.system->layout().cores[0];
+  const auto ends = rig.dispatch(
+      {{cu_inst(tinytpu(), codec(), "RUN", {{"a_recv", 1}, {"b_addr", 0}, {"c_addr", 4096}}, 1, true)}}, {node}, 1);
+  CHECK(ends[0].state == "FAULT");
+  const auto s = rig.signals(node);
+  REQUIRE(s.size() == 1);
+  CHECK(s[0] == std::make_pair(sig("SIG_FAULT"), fault_code("ROWS_MISSING")));
 }

@@ -7,13 +7,14 @@
 namespace tpugen::hdl {
 
 CuContext::CuContext(const NocSpec& noc, const ComputeUnitsSpec& spec, NocParams cu_base_params, NocParams orch_params,
-                     UnitConstants unit, std::string core_params)
+                     UnitConstants unit, std::string core_params, std::map<std::string, std::int64_t> core)
     : noc_(&noc),
       spec_(&spec),
       cu_base_params_(std::move(cu_base_params)),
       orch_params_(std::move(orch_params)),
       unit_(std::move(unit)),
-      core_params_(std::move(core_params)) {}
+      core_params_(std::move(core_params)),
+      core_(std::move(core)) {}
 
 std::string CuContext::file_header(std::string_view module, std::string_view description) const {
   std::string params;

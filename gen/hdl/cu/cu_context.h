@@ -5,6 +5,8 @@
 /// core's build parameters (its tags, row words, buffer sizes).
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 
@@ -18,13 +20,16 @@ class CuContext {
   /// `core_params` lists the core's build parameters for the file headers;
   /// `unit` holds the TinyTPU unit's constants evaluated over them.
   CuContext(const NocSpec& noc, const ComputeUnitsSpec& spec, NocParams cu_base_params, NocParams orch_params,
-            UnitConstants unit, std::string core_params);
+            UnitConstants unit, std::string core_params, std::map<std::string, std::int64_t> core = {});
 
   [[nodiscard]] const NocSpec& noc() const { return *noc_; }
   [[nodiscard]] const ComputeUnitsSpec& spec() const { return *spec_; }
   [[nodiscard]] const NocParams& cu_base_params() const { return cu_base_params_; }
   [[nodiscard]] const NocParams& orch_params() const { return orch_params_; }
   [[nodiscard]] const UnitConstants& unit() const { return unit_; }
+  /// The core's build parameters the unit's RTL reads (T, MAXDIM, IMEM_SIZE,
+  /// DMA_WORDS); empty when the context builds no unit.
+  [[nodiscard]] const std::map<std::string, std::int64_t>& core() const { return core_; }
 
   /// The comment every generated file starts with (no timestamp).
   [[nodiscard]] std::string file_header(std::string_view module, std::string_view description) const;
@@ -35,6 +40,7 @@ class CuContext {
   NocParams cu_base_params_, orch_params_;
   UnitConstants unit_;
   std::string core_params_;
+  std::map<std::string, std::int64_t> core_;
 };
 
 /// tpu_cu_pkg: the wrapper's, the orchestrator's and the TinyTPU unit's

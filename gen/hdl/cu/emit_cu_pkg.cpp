@@ -116,6 +116,32 @@ package tpu_cu_pkg;
     lp.add_bits("TINYTPU_BUF_" + upper(buf.name), 8, fmt::format("d{}", buf.id), short_role(buf.role));
     lp.add(fmt::format("TINYTPU_BUF_{}_GRANULES", upper(buf.name)), c.granules.at(buf.name), "32-byte granules");
   }
+  // The core's parameters the unit reads, and a row's index from a byte
+  // offset in the core's MAXDIM x MAXDIM matrix without a divider:
+  // row = (offset * ROW_RECIP) >> ROW_SHIFT, checked here for every offset.
+  if (!ctx.core().empty()) {
+    for (const char* name : {"T", "MAXDIM", "IMEM_SIZE", "DMA_WORDS"}) {
+      const auto it = ctx.core().find(name);
+      if (it == ctx.core().end()) throw Error("gen.cu", fmt::format("the unit needs the core's parameter {}", name));
+      lp.add(fmt::format("TINYTPU_{}", name), it->second, "the core's build parameter");
+    }
+    const std::int64_t maxdim = ctx.core().at("MAXDIM");
+    const std::int64_t span = maxdim * maxdim;
+    const int off_w = bits_for(span);
+    int shift = off_w;
+    std::int64_t recip = 0;
+    for (;; ++shift) {
+      recip = ((std::int64_t{1} << shift) + maxdim - 1) / maxdim;
+      bool exact = true;
+      for (std::int64_t a = 0; a < span && exact; ++a) exact = ((a * recip) >> shift) == a / maxdim;
+      if (exact) break;
+      if (shift > 40) throw Error("gen.cu", fmt::format("no reciprocal divides the offsets by MAXDIM = {}", maxdim));
+    }
+    lp.add("TINYTPU_OFF_W", off_w, "bits of a byte offset in the core's matrix");
+    lp.add("TINYTPU_ROW_RECIP", recip, "row = (offset * ROW_RECIP) >> ROW_SHIFT");
+    lp.add("TINYTPU_ROW_SHIFT", shift);
+    lp.add("TINYTPU_RECIP_W", bits_for(recip + 1), "bits of ROW_RECIP");
+  }
   codes(lp, "TINYTPU_SELECT_", u.status_selects, u.require_opcode("STATUS").require_field("select").width());
   codes(lp, "TINYTPU_FAULT_", u.faults, code_w);
   text += lp.str();

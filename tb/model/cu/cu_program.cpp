@@ -210,6 +210,19 @@ Int8Matrix gemm_c(const GemmPlan& p, const std::vector<std::uint8_t>& mem) {
   return c;
 }
 
+HostPort model_port(SystemModel& system) {
+  HostPort port;
+  port.write = [&system](std::uint32_t o, std::uint64_t v) { system.orchestrator().write(o, v); };
+  port.read = [&system](std::uint32_t o) { return system.orchestrator().read(o); };
+  port.advance = [&system]() {
+    const std::uint64_t before = system.flits();
+    system.run();
+    if (system.flits() == before) system.expire_waits();
+    return system.flits() != before;
+  };
+  return port;
+}
+
 std::vector<DispatchEnd> host_dispatch(const OrchestratorSpec& spec, const noc::Codec& codec, HostPort& port,
                                        const std::vector<std::vector<noc::Flit>>& programs,
                                        const std::vector<noc::Coord>& nodes, int inst_depth, int prog_flits,

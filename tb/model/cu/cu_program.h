@@ -74,6 +74,10 @@ struct HostPort {
   std::function<bool()> advance;
 };
 
+/// The host's port onto the model's orchestrator: an advance runs the system
+/// until nothing moves, then lets the units' wait limits run out.
+HostPort model_port(SystemModel& system);
+
 /// What a host dispatch saw: each channel's end.
 struct DispatchEnd {
   int channel = 0;

@@ -120,6 +120,13 @@ void SystemModel::run() {
   }
 }
 
+bool SystemModel::expire_waits() {
+  bool any = false;
+  for (auto& u : units_) any = u->expire() || any;
+  if (any) run();
+  return any;
+}
+
 std::vector<std::string> SystemModel::stuck() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < wrappers_.size(); ++i)

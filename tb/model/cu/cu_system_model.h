@@ -66,6 +66,10 @@ class SystemModel {
   /// Move flits until nothing moves: the orchestrator's sends while a credit
   /// is in hand, every answer, every unit as far as it can go.
   void run();
+  /// The units' wait limits run out: every unit waiting for a peer's rows
+  /// that nothing will bring faults (ROWS_MISSING), and the system runs on.
+  /// True when one did.
+  bool expire_waits();
 
   /// Every flit that reached the orchestrator, in arrival order.
   [[nodiscard]] const std::vector<noc::Flit>& to_orchestrator() const { return to_orch_; }

@@ -457,6 +457,16 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
   }
 }
 
+bool TinyTpuUnitModel::expire() {
+  if (phase_ != Phase::Rows || !pending_.empty() || rows_in()) return false;
+  bool a_in = true;
+  for (int r = 0; r < m_; ++r)
+    for (int w = 0; w < ceil_div(k_dim_, kWordBytes); ++w)
+      a_in = a_in && a_.arrived[static_cast<std::size_t>(r * row_words_ + w)];
+  fail("ROWS_MISSING", a_in ? 1 : 0);
+  return true;
+}
+
 std::string TinyTpuUnitModel::waiting_for() const {
   if (phase_ == Phase::Idle || phase_ == Phase::Done) return {};
   if (!pending_.empty()) return fmt::format("{} memory request(s) of its own unanswered", pending_.size());

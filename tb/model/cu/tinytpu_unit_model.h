@@ -64,6 +64,9 @@ class TinyTpuUnitModel final : public UnitModel {
   [[nodiscard]] std::uint64_t dbg() const override { return last_fault_; }
 
   [[nodiscard]] const TinyTpuCounters& stats() const { return counters_; }
+  /// The wait limit ran out (the system is quiet and nothing more can come):
+  /// a RUN waiting for a peer's rows faults ROWS_MISSING. True when it did.
+  bool expire();
   /// Why the current instruction waits (empty when it does not): for a
   /// host's timeout message.
   [[nodiscard]] std::string waiting_for() const;
