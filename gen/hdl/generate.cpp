@@ -131,7 +131,7 @@ std::vector<std::string> write_configuration(const std::string& out_dir, const s
   return written;
 }
 
-std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_dir) {
+std::vector<ConfigFile> configuration_files(const RtlContext& ctx) {
   // The packages first, then the primitives, then the top's modules (the top
   // last), generated or hand-written (Emitter::source), in the top's order.
   const Top& top = top_of(ctx.options().top);
@@ -149,6 +149,17 @@ std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_
     files.push_back({std::string(module) + ".sv", module_text(ctx, e),
                      e.source ? fmt::format("rtl/{}", e.source) : fmt::format("{}.sv (generated)", module)});
   }
+  return files;
+}
+
+std::vector<std::string_view> configuration_packages(const RtlContext& ctx) {
+  const Top& top = top_of(ctx.options().top);
+  return {top.packages.begin(), top.packages.end()};
+}
+
+std::vector<std::string> generate(const RtlContext& ctx, const std::string& out_dir) {
+  const Top& top = top_of(ctx.options().top);
+  const std::vector<ConfigFile> files = configuration_files(ctx);
 
   std::string json = fmt::format("{{\n  \"top\": \"{}\",\n", top_module(ctx.options().top));
   json += fmt::format("  \"spec\": \"{}\",\n  \"spec_sha256\": \"{}\",\n  \"generator\": \"tpugen {}\",\n",

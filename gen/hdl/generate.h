@@ -61,6 +61,12 @@ struct ConfigFile {
 std::vector<std::string> write_configuration(const std::string& out_dir, const std::vector<std::string_view>& packages,
                                              const std::vector<ConfigFile>& files, const std::string& params_json);
 
+/// A configuration's files in compile order (its packages, the primitives,
+/// every module of its top), and its package modules: what generate()
+/// writes, for a writer that builds a larger configuration around the core.
+std::vector<ConfigFile> configuration_files(const RtlContext& ctx);
+std::vector<std::string_view> configuration_packages(const RtlContext& ctx);
+
 /// Write the package, the primitives, every module, `files.f` (in compile
 /// order) and `params.json` to `out_dir` (created if needed). Returns the
 /// paths written. Byte-identical for identical inputs.

@@ -19,8 +19,11 @@ namespace {
 hdl::CuContext context(const std::map<std::string, std::string>& orch = {}, const ParamOverrides& core = {}) {
   const ComputeUnitsSpec& s = test::shipped_compute_units_spec();
   const Params p = resolve_params(test::shipped_spec(), core);
-  return hdl::CuContext(test::shipped_noc_spec(), s, resolve_cu_base_params(s), resolve_orchestrator_params(s, orch),
-                        evaluate_unit(s.require_unit("tinytpu"), p.scope()), " MAXDIM=" + std::to_string(p["MAXDIM"]));
+  std::map<std::string, std::int64_t> core_params;
+  for (const char* n : {"T", "MAXDIM", "IMEM_SIZE", "DMA_WORDS"}) core_params[n] = p[n];
+  return hdl::CuContext(test::shipped_noc_spec(), test::shipped_system_node_spec(), s, resolve_cu_base_params(s),
+                        resolve_orchestrator_params(s, orch), evaluate_unit(s.require_unit("tinytpu"), p.scope()),
+                        " MAXDIM=" + std::to_string(p["MAXDIM"]), core_params);
 }
 
 std::string value_of(const std::string& text, const std::string& name) {
@@ -53,6 +56,10 @@ TEST_CASE("cu gen: tpu_cu_pkg holds the spec's offsets, fields, codes and this b
   const std::string small = hdl::emit_tpu_cu_pkg(context({}, {{"MAXDIM", 32}}));
   CHECK(value_of(small, "TINYTPU_TAG_OWN") == "64");
   CHECK(value_of(small, "TINYTPU_ROW_WORDS") == "1");
+  // The row reciprocal divides every offset by MAXDIM (checked at generation; here two of them).
+  const auto recip = std::stoll(value_of(pkg, "TINYTPU_ROW_RECIP")), shift = std::stoll(value_of(pkg, "TINYTPU_ROW_SHIFT"));
+  CHECK(((4095 * recip) >> shift) == 63);
+  CHECK(((64 * recip) >> shift) == 1);
 }
 
 TEST_CASE("cu gen: tpu_cu_pkg is clean under verilator -Wall", "[cu][gen][tools]") {

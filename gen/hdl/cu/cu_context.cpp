@@ -6,9 +6,11 @@
 
 namespace tpugen::hdl {
 
-CuContext::CuContext(const NocSpec& noc, const ComputeUnitsSpec& spec, NocParams cu_base_params, NocParams orch_params,
-                     UnitConstants unit, std::string core_params, std::map<std::string, std::int64_t> core)
+CuContext::CuContext(const NocSpec& noc, const SystemNodeSpec& sysnode, const ComputeUnitsSpec& spec,
+                     NocParams cu_base_params, NocParams orch_params, UnitConstants unit, std::string core_params,
+                     std::map<std::string, std::int64_t> core)
     : noc_(&noc),
+      sysnode_(&sysnode),
       spec_(&spec),
       cu_base_params_(std::move(cu_base_params)),
       orch_params_(std::move(orch_params)),

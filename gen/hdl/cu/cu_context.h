@@ -19,10 +19,12 @@ class CuContext {
  public:
   /// `core_params` lists the core's build parameters for the file headers;
   /// `unit` holds the TinyTPU unit's constants evaluated over them.
-  CuContext(const NocSpec& noc, const ComputeUnitsSpec& spec, NocParams cu_base_params, NocParams orch_params,
-            UnitConstants unit, std::string core_params, std::map<std::string, std::int64_t> core = {});
+  CuContext(const NocSpec& noc, const SystemNodeSpec& sysnode, const ComputeUnitsSpec& spec, NocParams cu_base_params,
+            NocParams orch_params, UnitConstants unit, std::string core_params,
+            std::map<std::string, std::int64_t> core = {});
 
   [[nodiscard]] const NocSpec& noc() const { return *noc_; }
+  [[nodiscard]] const SystemNodeSpec& sysnode() const { return *sysnode_; }
   [[nodiscard]] const ComputeUnitsSpec& spec() const { return *spec_; }
   [[nodiscard]] const NocParams& cu_base_params() const { return cu_base_params_; }
   [[nodiscard]] const NocParams& orch_params() const { return orch_params_; }
@@ -36,6 +38,7 @@ class CuContext {
 
  private:
   const NocSpec* noc_;
+  const SystemNodeSpec* sysnode_;
   const ComputeUnitsSpec* spec_;
   NocParams cu_base_params_, orch_params_;
   UnitConstants unit_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "hdl/generate.h"
@@ -13,12 +14,23 @@ namespace tpugen::hdl {
 std::vector<std::string> cu_rtl_files() { return primitive_files(std::vector<std::string_view>{"prim", "cu"}); }
 
 std::vector<std::string> generate_cu(const NocContext& noc, const CuContext& ctx, const std::string& top,
-                                     const std::string& out_dir) {
-  std::vector<ConfigFile> files = {
-      {"tpu_noc_pkg.sv", noc_module_text(noc, "tpu_noc_pkg"), "tpu_noc_pkg.sv (generated)"},
-      {"tpu_cu_pkg.sv", emit_tpu_cu_pkg(ctx), "tpu_cu_pkg.sv (generated)"}};
+                                     const std::string& out_dir, const RtlContext* core) {
+  std::vector<ConfigFile> files;
+  std::vector<std::string_view> packages;
+  std::set<std::string> names;
+  if (core != nullptr) {
+    files = configuration_files(*core);
+    packages = configuration_packages(*core);
+    for (const auto& f : files) names.insert(f.name);
+  }
+  files.push_back({"tpu_noc_pkg.sv", noc_module_text(noc, "tpu_noc_pkg"), "tpu_noc_pkg.sv (generated)"});
+  files.push_back({"tpu_cu_pkg.sv", emit_tpu_cu_pkg(ctx), "tpu_cu_pkg.sv (generated)"});
+  packages.push_back("tpu_noc_pkg");
+  packages.push_back("tpu_cu_pkg");
   for (const auto& p : cu_rtl_files()) {
     const std::filesystem::path path(p);
+    if (!names.insert(path.filename().string()).second) continue;  // a primitive the core brought
+    if (core == nullptr && path.stem() == "tpu_noc_tinytpu_unit") continue;  // it needs the core
     files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), {}),
                      "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
   }
@@ -34,7 +46,7 @@ std::vector<std::string> generate_cu(const NocContext& noc, const CuContext& ctx
   for (const auto& [name, v] : ctx.cu_base_params().listing()) params["CU_" + name] = v;
   for (const auto& [name, v] : ctx.orch_params().listing()) params["ORCH_" + name] = v;
   j["parameters"] = params;
-  return write_configuration(out_dir, {"tpu_noc_pkg", "tpu_cu_pkg"}, files, j.dump(2) + "\n");
+  return write_configuration(out_dir, packages, files, j.dump(2) + "\n");
 }
 
 }  // namespace tpugen::hdl

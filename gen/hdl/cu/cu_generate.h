@@ -10,15 +10,17 @@
 
 #include "hdl/cu/cu_context.h"
 #include "hdl/noc/noc_context.h"
+#include "hdl/rtl_context.h"
 
 namespace tpugen::hdl {
 
 /// The hand-written files: rtl/prim, then rtl/cu, in compile order.
 std::vector<std::string> cu_rtl_files();
 
-/// Write the configuration to `out_dir`, `top` named in params.json.
-/// Returns the paths written. Byte-identical for identical inputs.
+/// Write the configuration to `out_dir`, `top` named in params.json; with
+/// `core`, the core's configuration first (the TinyTPU unit instantiates
+/// tpu_top). Returns the paths written. Byte-identical for identical inputs.
 std::vector<std::string> generate_cu(const NocContext& noc, const CuContext& ctx, const std::string& top,
-                                     const std::string& out_dir);
+                                     const std::string& out_dir, const RtlContext* core = nullptr);
 
 }  // namespace tpugen::hdl

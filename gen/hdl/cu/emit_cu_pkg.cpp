@@ -59,6 +59,14 @@ package tpu_cu_pkg;
   codes(lp, "CU_FAULT_", b.faults, code_w);
   lp.add("INST_DEPTH", ctx.cu_base_params()["INST_DEPTH"], "instructions the FIFO holds (CAPS.inst_depth)");
   lp.add("RECV_DEPTH", ctx.cu_base_params()["RECV_DEPTH"], "flits the receive FIFO holds");
+  lp.add("MEM_ENTRY_WORDS",
+         static_cast<std::int64_t>(ctx.noc().require_payload("mem_req").field("entry_words")->effective(0)),
+         "the most words a stream entry has (entry_words 0's meaning): a LOAD entry");
+  lp.add("WAIT_LIMIT", ctx.cu_base_params()["WAIT_LIMIT"], "cycles a unit waits for a peer's data");
+  const int rule_w = ctx.noc().require_payload("error").field("rule")->width();
+  lp.add_bits("AGENT_ERR_AXI_RESPONSE", rule_w,
+              fmt::format("d{}", ctx.sysnode().agent.require_error_rule("AXI_RESPONSE").code),
+              "the agent's ERROR for one word memory refused (the request's other words still come)");
   lp.blank();
 
   // The orchestrator.
