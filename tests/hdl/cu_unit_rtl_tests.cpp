@@ -34,12 +34,8 @@ std::string unit_sources(const std::string& name, const ParamOverrides& core) {
   fs::remove_all(dir);
   const Isa isa = test::isa_at(core);
   const hdl::RtlContext core_ctx(isa, {});
-  const ComputeUnitsSpec& cu = test::shipped_compute_units_spec();
-  std::map<std::string, std::int64_t> params;
-  for (const char* n : {"T", "MAXDIM", "IMEM_SIZE", "DMA_WORDS"}) params[n] = isa.param(n);
-  const hdl::CuContext ctx(test::shipped_noc_spec(), test::shipped_system_node_spec(), cu, resolve_cu_base_params(cu),
-                           resolve_orchestrator_params(cu), evaluate_unit(cu.require_unit("tinytpu"), isa.params().scope()),
-                           "", params);
+  const hdl::CuContext ctx = hdl::make_cu_context(test::shipped_noc_spec(), test::shipped_system_node_spec(),
+                                                  test::shipped_compute_units_spec(), isa);
   const hdl::NocContext noc(test::shipped_noc_spec(), resolve_noc_params(test::shipped_noc_spec()));
   (void)hdl::generate_cu(noc, ctx, "tpu_noc_tinytpu_unit", dir.string(), &core_ctx);
   std::string out;

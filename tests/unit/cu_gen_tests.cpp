@@ -17,13 +17,8 @@ using namespace tpugen;
 namespace {
 
 hdl::CuContext context(const std::map<std::string, std::string>& orch = {}, const ParamOverrides& core = {}) {
-  const ComputeUnitsSpec& s = test::shipped_compute_units_spec();
-  const Params p = resolve_params(test::shipped_spec(), core);
-  std::map<std::string, std::int64_t> core_params;
-  for (const char* n : {"T", "MAXDIM", "IMEM_SIZE", "DMA_WORDS"}) core_params[n] = p[n];
-  return hdl::CuContext(test::shipped_noc_spec(), test::shipped_system_node_spec(), s, resolve_cu_base_params(s),
-                        resolve_orchestrator_params(s, orch), evaluate_unit(s.require_unit("tinytpu"), p.scope()),
-                        " MAXDIM=" + std::to_string(p["MAXDIM"]), core_params);
+  return hdl::make_cu_context(test::shipped_noc_spec(), test::shipped_system_node_spec(),
+                              test::shipped_compute_units_spec(), test::isa_at(core), {}, orch);
 }
 
 std::string value_of(const std::string& text, const std::string& name) {

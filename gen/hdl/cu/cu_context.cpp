@@ -26,4 +26,17 @@ std::string CuContext::file_header(std::string_view module, std::string_view des
   return generated_file_header({module, description, spec_->path, spec_->sha256, params, {}, {}});
 }
 
+CuContext make_cu_context(const NocSpec& noc, const SystemNodeSpec& sysnode, const ComputeUnitsSpec& spec,
+                          const Isa& isa, const std::map<std::string, std::string>& cu,
+                          const std::map<std::string, std::string>& orch) {
+  std::map<std::string, std::int64_t> core;
+  std::string listing;
+  for (const char* n : {"T", "MAXDIM", "IMEM_SIZE", "DMA_WORDS"}) {
+    core[n] = isa.param(n);
+    listing += fmt::format(" core.{}={}", n, isa.param(n));
+  }
+  return CuContext(noc, sysnode, spec, resolve_cu_base_params(spec, cu), resolve_orchestrator_params(spec, orch),
+                   evaluate_unit(spec.require_unit("tinytpu"), isa.params().scope()), listing, core);
+}
+
 }  // namespace tpugen::hdl

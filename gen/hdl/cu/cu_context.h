@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "isa/instr.h"
 #include "spec/compute_units_spec.h"
 #include "spec/noc_spec.h"
 
@@ -45,6 +46,14 @@ class CuContext {
   std::string core_params_;
   std::map<std::string, std::int64_t> core_;
 };
+
+/// The context of a build: the wrapper's and the orchestrator's parameters
+/// (the spec's defaults with `cu` and `orch` applied), the TinyTPU unit's
+/// constants over the core's parameters in `isa` (Error("cu.constraint") when
+/// they break one of the unit's constraints).
+CuContext make_cu_context(const NocSpec& noc, const SystemNodeSpec& sysnode, const ComputeUnitsSpec& spec,
+                          const Isa& isa, const std::map<std::string, std::string>& cu = {},
+                          const std::map<std::string, std::string>& orch = {});
 
 /// tpu_cu_pkg: the wrapper's, the orchestrator's and the TinyTPU unit's
 /// constants, from the specs.
