@@ -150,7 +150,7 @@ TEST_CASE("cu model: unknown opcodes and bad fields fault, a faulting last instr
   CHECK(s[4] == std::make_pair(sig("SIG_FAULT"), fault_code("UNKNOWN_OPCODE") | 0xE));
 }
 
-TEST_CASE("cu model: a program without last ends ENDED, never DONE; over-credit overflows", "[cu][model]") {
+TEST_CASE("cu model: a program without last ends ENDED, never DONE, and over-credit retires every instruction once", "[cu][model]") {
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 32}});
   Rig rig(isa, 2, 2, 1, std::vector<std::uint8_t>(4096, 0), {{"INST_DEPTH", "2"}});
   const noc::Coord node = rig.system->layout().cores[0];
