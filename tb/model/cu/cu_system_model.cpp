@@ -61,7 +61,7 @@ SystemLayout make_layout(int nx, int ny, int k, const std::vector<noc::Coord>& n
 }
 
 SystemModel::SystemModel(const SystemSpecs& specs, SystemLayout layout, mover::MoverMemory& mem)
-    : specs_(specs), layout_(std::move(layout)), mem_(&mem) {
+    : specs_(specs), layout_(std::move(layout)) {
   mover_ = std::make_unique<mover::MoverModel>(*specs.sysnode, mem);
   MoverWindow window;
   window.write = [this](std::uint32_t o, std::uint64_t v) { (void)mover_->write(o, v); };

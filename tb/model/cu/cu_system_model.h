@@ -85,7 +85,6 @@ class SystemModel {
 
   SystemSpecs specs_;
   SystemLayout layout_;
-  mover::MoverMemory* mem_;
   std::unique_ptr<mover::MoverModel> mover_;
   std::unique_ptr<OrchestratorModel> orch_;
   std::vector<std::unique_ptr<TinyTpuUnitModel>> units_;
