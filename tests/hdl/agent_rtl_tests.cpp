@@ -38,18 +38,6 @@ test::ShellRun run_in(const std::filesystem::path& dir, const std::string& cmd, 
   return test::run_shell(fmt::format("cd '{}' && ( {} )", dir.string(), cmd), dir / log);
 }
 
-/// Every file of the configuration, in files.f's order, on one line.
-std::string sources(const std::filesystem::path& dir) {
-  std::string list = test::read_text((dir / "files.f").string()), out;
-  for (std::size_t at = 0; at < list.size();) {
-    const std::size_t nl = list.find('\n', at);
-    const std::string f = list.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-    if (!f.empty()) out += (out.empty() ? "" : " ") + f;
-    if (nl == std::string::npos) break;
-    at = nl + 1;
-  }
-  return out;
-}
 
 /// Yosys' script: every file read, the hierarchy checked, processes made
 /// (where a latch would appear), the netlist checked, then `synth` if asked,
@@ -99,7 +87,7 @@ TEST_CASE("agent rtl: every corner configuration is clean under Verilator -Wall,
     INFO("configuration " << name);
     const std::filesystem::path dir = generate("gates_" + name, params);
     INFO(dir.string());
-    const std::string files = sources(dir);
+    const std::string files = test::configuration_sources(dir);
     // The configuration holds the hand-written agent unchanged.
     for (const auto& e : std::filesystem::directory_iterator(TPUGEN_SOURCE_DIR "/rtl/agent")) {
       INFO(e.path());
@@ -144,7 +132,7 @@ TEST_CASE("agent rtl: every corner configuration is clean under Verilator -Wall,
 
 TEST_CASE("agent rtl: the default configuration synthesizes in Yosys with no latch", "[hdl][agent]") {
   const std::filesystem::path dir = generate("synth", {});
-  test::write_text(dir / "synth.ys", yosys_script(sources(dir), true));
+  test::write_text(dir / "synth.ys", yosys_script(test::configuration_sources(dir), true));
   const test::ShellRun synth = run_in(dir, "yosys -q -s synth.ys -l synth.log", "synth.out");
   INFO(synth.output);
   CHECK(synth.code == 0);

@@ -44,18 +44,6 @@ test::ShellRun run_in(const std::filesystem::path& dir, const std::string& cmd, 
   return test::run_shell(fmt::format("cd '{}' && ( {} )", dir.string(), cmd), dir / log);
 }
 
-/// Every file of the configuration, in files.f's order, on one line.
-std::string sources(const std::filesystem::path& dir) {
-  std::string list = test::read_text((dir / "files.f").string()), out;
-  for (std::size_t at = 0; at < list.size();) {
-    const std::size_t nl = list.find('\n', at);
-    const std::string f = list.substr(at, nl == std::string::npos ? std::string::npos : nl - at);
-    if (!f.empty()) out += (out.empty() ? "" : " ") + f;
-    if (nl == std::string::npos) break;
-    at = nl + 1;
-  }
-  return out;
-}
 
 /// Yosys' front end on `top`: every file read, the hierarchy checked,
 /// processes made, the netlist checked, no latch cell anywhere.
@@ -104,7 +92,7 @@ constexpr const char* kTops[] = {"tpu_noc_cu_base", "tpu_noc_orchestrator"};
 /// A testbench of tests/hdl run under Verilator (with --assert) and Icarus
 /// in `dir`; both must print PASS and no failure or assertion message.
 void run_testbench(const std::filesystem::path& dir, const std::string& tb) {
-  const std::string files = sources(dir);
+  const std::string files = test::configuration_sources(dir);
   const std::string src = fmt::format("{}/tests/hdl/{}.sv", TPUGEN_SOURCE_DIR, tb);
   const test::ShellRun build =
       run_in(dir,
@@ -144,7 +132,7 @@ TEST_CASE("cu rtl: the wrapper and the orchestrator are clean under Verilator -W
     INFO("configuration " << name);
     const std::filesystem::path dir = generate("gates_" + name, cu, orch);
     INFO(dir.string());
-    const std::string files = sources(dir);
+    const std::string files = test::configuration_sources(dir);
     // The configuration holds rtl/cu unchanged (but the TinyTPU unit, which
     // needs the core's configuration: tests/hdl/cu_unit_rtl_tests.cpp).
     for (const auto& e : std::filesystem::directory_iterator(TPUGEN_SOURCE_DIR "/rtl/cu")) {

@@ -71,6 +71,17 @@ inline std::string edited_text(const std::string& path, const std::string& from,
   return text;
 }
 
+/// A generated configuration's files (files.f, in compile order) on one
+/// line for a tool's command line: names as files.f has them (relative to
+/// `dir`), or with `dir` before each when `absolute`.
+inline std::string configuration_sources(const std::filesystem::path& dir, bool absolute = false) {
+  std::istringstream in(read_text((dir / "files.f").string()));
+  std::string out;
+  for (std::string f; std::getline(in, f);)
+    if (!f.empty()) out += (out.empty() ? "" : " ") + (absolute ? (dir / f).string() : f);
+  return out;
+}
+
 inline void write_text(const std::filesystem::path& path, const std::string& text) {
   std::ofstream f(path, std::ios::binary);
   f << text;

@@ -16,6 +16,20 @@ constexpr int kImemWordBytes = 8;  // an imem word is 64 bits (the spec's imem r
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+/// A flit's payload as a word (byte k is bits [8k+7:8k]), and back.
+mover::MoverWord word_of(const noc::Flit& f) {
+  mover::MoverWord w{};
+  for (int k = 0; k < kWordBytes; ++k) w[static_cast<std::size_t>(k)] = static_cast<std::uint8_t>(f.bits(8 * k, 8));
+  return w;
+}
+
+void put_word(noc::Flit& f, const mover::MoverWord& w) {
+  for (int k = 0; k < kWordBytes; ++k) f.set_bits(8 * k, 8, w[static_cast<std::size_t>(k)]);
+}
+
+/// The 64-bit imem words a payload holds, word q at bits [64q+63:64q].
+constexpr int kImemPerWord = kWordBytes / kImemWordBytes;
+
 const Memory& memory(const Spec& s, std::string_view name) {
   for (const auto& m : s.memories)
     if (m.name == name) return m;
@@ -150,8 +164,7 @@ void TinyTpuUnitModel::start_load(const noc::Flit& inst) {
 
 void TinyTpuUnitModel::issue_load(std::vector<noc::Flit>& out) {
   // Mesh words of the image; entries of up to four of them, tagged from `own`.
-  const int per_word = kWordBytes / kImemWordBytes;
-  const int mesh_words = ceil_div(load_words_, per_word);
+  const int mesh_words = ceil_div(load_words_, kImemPerWord);
   const int entry = static_cast<int>(codec_->spec().payload("mem_req")->field("entry_words")->effective(0));
   const auto own = k_.tag("own");
   const int round = std::min<int>(static_cast<int>(own.count), 255) * entry;  // mesh words a round of tags covers
@@ -305,11 +318,7 @@ void TinyTpuUnitModel::issue_writes(std::vector<noc::Flit>& out) {
     for (auto w = it; w != end; ++w, ++j) {
       noc::Flit d;
       codec_->set_header(d, noc::Header::between(agent_, at_, t_wr_data_, txn, j == n - 1 ? 1 : 0));
-      for (int q = 0; q < 4; ++q) {
-        std::uint64_t v = 0;
-        for (int b = 7; b >= 0; --b) v = (v << 8) | w->second[static_cast<std::size_t>(q * 8 + b)];
-        d.set_bits(q * 64, 64, v);
-      }
+      put_word(d, w->second);
       out.push_back(d);
       ++counters_.words_written;
     }
@@ -346,11 +355,7 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
   }
   if (h.type != t_rd_resp_) return;  // nothing else is the unit's
   ++counters_.words_read;
-  mover::MoverWord word{};
-  for (int q = 0; q < 4; ++q) {
-    const std::uint64_t v = f.bits(q * 64, 64);
-    for (int b = 0; b < 8; ++b) word[static_cast<std::size_t>(q * 8 + b)] = static_cast<std::uint8_t>(v >> (8 * b));
-  }
+  const mover::MoverWord word = word_of(f);
   // Which request it answers: the one whose tags cover its txn.
   auto owner = pending_.upper_bound(h.txn);
   const bool mine = owner != pending_.begin() && (--owner, h.txn < owner->first + owner->second.count);
@@ -365,10 +370,11 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
       buf.arrived[at] = true;
     }
   } else if (h.txn >= own.first && phase_ == Phase::Load) {
-    const int mesh_word = load_base_ + static_cast<int>(h.txn - own.first) * 4 + static_cast<int>(h.rsvd);
-    for (int q = 0; q < 4; ++q) {
-      const int w = mesh_word * 4 + q;
-      if (w < load_words_) imem_[static_cast<std::size_t>(w)] = f.bits(q * 64, 64);
+    const int entry = static_cast<int>(codec_->spec().payload("mem_req")->field("entry_words")->effective(0));
+    const int mesh_word = load_base_ + static_cast<int>(h.txn - own.first) * entry + static_cast<int>(h.rsvd);
+    for (int q = 0; q < kImemPerWord; ++q) {
+      const int w = mesh_word * kImemPerWord + q;
+      if (w < load_words_) imem_[static_cast<std::size_t>(w)] = f.bits(q * kImemWordBytes * 8, kImemWordBytes * 8);
     }
   } else if (auto m = merge_tag_.find(h.txn); m != merge_tag_.end() && phase_ == Phase::Merge) {
     auto& w = c_words_[m->second];
@@ -383,16 +389,14 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
 }
 
 void TinyTpuUnitModel::data_write(std::uint32_t buf, std::uint32_t granule, const noc::Flit& data) {
-  mover::MoverWord word{};
-  for (int q = 0; q < 4; ++q) {
-    const std::uint64_t v = data.bits(q * 64, 64);
-    for (int b = 0; b < 8; ++b) word[static_cast<std::size_t>(q * 8 + b)] = static_cast<std::uint8_t>(v >> (8 * b));
-  }
+  const mover::MoverWord word = word_of(data);
   for (const auto& b : unit_->buffers) {
     if (b.id != buf) continue;
     if (granule >= static_cast<std::uint32_t>(k_.granules.at(b.name))) return;  // past the buffer: dropped
     if (b.name == "imem") {
-      for (int q = 0; q < 4; ++q) imem_[static_cast<std::size_t>(granule) * 4 + static_cast<std::size_t>(q)] = data.bits(q * 64, 64);
+      for (int q = 0; q < kImemPerWord; ++q)
+        imem_[static_cast<std::size_t>(granule) * kImemPerWord + static_cast<std::size_t>(q)] =
+            data.bits(q * kImemWordBytes * 8, kImemWordBytes * 8);
     } else {
       Buffer& into = b.name == "A" ? a_ : b_;
       into.words[granule] = word;
@@ -418,7 +422,7 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
     switch (phase_) {
       case Phase::Idle: return std::nullopt;
       case Phase::Load:
-        if (load_next_ * (kWordBytes / kImemWordBytes) >= load_words_) {
+        if (load_next_ * kImemPerWord >= load_words_) {
           loaded_ = static_cast<std::uint64_t>(load_words_);
           finish({static_cast<std::uint32_t>(load_words_), false});
           continue;
