@@ -35,7 +35,7 @@ struct Rig {
     specs.cu_base = resolve_cu_base_params(cu, cu_params);
     specs.orchestrator = resolve_orchestrator_params(cu, {{"CHANNELS", std::to_string(std::max(k, 1))}});
     specs.agent = resolve_agent_params(*specs.sysnode);
-    system = std::make_unique<SystemModel>(specs, make_layout(nx, ny, k, {}, 1), mem);
+    system = std::make_unique<SystemModel>(specs, noc::make_layout(nx, ny, k, {}, 1), mem);
     port = model_port(*system);
   }
   std::vector<DispatchEnd> dispatch(const std::vector<std::vector<noc::Flit>>& programs,
@@ -74,7 +74,7 @@ TEST_CASE("cu model: 128x64x128 on four units gives clip(A @ B) and leaves the r
   const Int8Matrix a = random_matrix(shape.m, shape.k, OperandDist::Full, rng);
   const Int8Matrix b = random_matrix(shape.k, shape.n, OperandDist::Full, rng);
   // 4 units + the agent's port + the orchestrator on a 3 x 2 mesh.
-  const SystemLayout layout = make_layout(3, 2, 4, {}, 1);
+  const noc::SystemLayout layout = noc::make_layout(3, 2, 4, {}, 1);
   const GemmPlan plan = plan_gemm(isa, test::shipped_compute_units_spec(), codec(), layout, shape, 0x1000);
   REQUIRE(plan.blocks.size() == 4);
   const std::vector<std::uint8_t> before = gemm_memory(plan, a, b, 0x5A);
@@ -107,7 +107,7 @@ TEST_CASE("cu model: the block's result equals the standalone core's on the same
   std::mt19937_64 rng(3);
   const GemmShape shape{32, 32, 32};
   const Int8Matrix a = random_matrix(32, 32, OperandDist::Corner, rng), b = random_matrix(32, 32, OperandDist::Corner, rng);
-  const SystemLayout layout = make_layout(2, 2, 1, {}, 1);
+  const noc::SystemLayout layout = noc::make_layout(2, 2, 1, {}, 1);
   const GemmPlan plan = plan_gemm(isa, test::shipped_compute_units_spec(), codec(), layout, shape);
   Rig rig(isa, 2, 2, 1, gemm_memory(plan, a, b, 0));
   const auto ends = rig.dispatch(plan.programs, layout.cores, 2);
@@ -183,10 +183,10 @@ TEST_CASE("cu model: CU_CTRL CAPS through the orchestrator names the unit", "[cu
 }
 
 TEST_CASE("cu model: the layout refuses what cannot be placed", "[cu][model]") {
-  CHECK_THROWS_WITH(make_layout(2, 2, 3, {}, 1), Catch::Contains("holds at most 2 units"));
-  CHECK_THROWS_WITH(make_layout(2, 2, 1, {{2, 0}}, 1), Catch::Contains("outside the 2 x 2 mesh"));
-  CHECK_THROWS_WITH(make_layout(3, 3, 2, {{1, 1}, {1, 1}}, 1), Catch::Contains("named twice"));
-  const SystemLayout l = make_layout(3, 3, 1, {{1, 1}}, 2);
+  CHECK_THROWS_WITH(noc::make_layout(2, 2, 3, {}, 1), Catch::Contains("holds at most 2 units"));
+  CHECK_THROWS_WITH(noc::make_layout(2, 2, 1, {{2, 0}}, 1), Catch::Contains("outside the 2 x 2 mesh"));
+  CHECK_THROWS_WITH(noc::make_layout(3, 3, 2, {{1, 1}, {1, 1}}, 1), Catch::Contains("named twice"));
+  const noc::SystemLayout l = noc::make_layout(3, 3, 1, {{1, 1}}, 2);
   CHECK(l.agents.size() == 2);
   CHECK(l.core_index({1, 1}) == 0);
   CHECK(l.orchestrator != l.agents[0]);

@@ -51,7 +51,7 @@ noc::Flit cu_inst(const UnitSpec& unit, const noc::Codec& codec, std::string_vie
   return f;
 }
 
-GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Codec& codec, const SystemLayout& layout,
+GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Codec& codec, const noc::SystemLayout& layout,
                    GemmShape shape, std::uint64_t base) {
   const int maxdim = static_cast<int>(isa.param("MAXDIM"));
   const int t = static_cast<int>(isa.param("T"));

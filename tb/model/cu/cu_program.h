@@ -53,7 +53,7 @@ struct GemmPlan {
 /// need is read once and multicast. Throws Error("cu.shape") for a shape no
 /// unit can run (K past MAXDIM, a dimension that is not a multiple of T or
 /// the 32-byte word, zero).
-GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Codec& codec, const SystemLayout& layout,
+GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Codec& codec, const noc::SystemLayout& layout,
                    GemmShape shape, std::uint64_t base = 0);
 
 /// The memory image of a plan: A, B, C (prefilled with `c_init`, M x N) and

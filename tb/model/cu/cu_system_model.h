@@ -6,8 +6,7 @@
 /// (per (source, destination) pair in order, as the mesh guarantees). What
 /// `tpugen noc dispatch|gemm --engine model` runs and the RTL is held to.
 ///
-/// Placement (docs/compute_units.md): the units on the nodes the layout
-/// names; the agent's ports and the orchestrator on edge nodes of their own.
+/// Placement: noc/placement.h (docs/compute_units.md).
 #pragma once
 
 #include <cstdint>
@@ -24,26 +23,9 @@
 #include "model/cu/orchestrator_model.h"
 #include "model/cu/tinytpu_unit_model.h"
 #include "model/mover/mover_model.h"
+#include "noc/placement.h"
 
 namespace tpugen::cu {
-
-/// Where everything sits on an nx x ny mesh.
-struct SystemLayout {
-  int nx = 1, ny = 1;
-  std::vector<noc::Coord> cores;       ///< the compute units' nodes
-  std::vector<noc::Coord> agents;      ///< the memory agent's ports
-  noc::Coord orchestrator;
-  std::vector<int> core_agent;         ///< the agent port each unit sends to (the nearest)
-  [[nodiscard]] int core_index(noc::Coord c) const;  ///< -1: not a unit
-};
-
-/// The layout of `k` units (on `nodes` when given, else the first k nodes in
-/// row-major order) with `mem_ports` agent ports and the orchestrator on the
-/// free edge nodes, the last ones in row-major order first. Throws
-/// Error("cu.layout") naming the node or the count for a node outside the
-/// mesh, a node named twice, k of 0, or more units than the mesh has room for
-/// beside the agent's ports and the orchestrator.
-SystemLayout make_layout(int nx, int ny, int k, const std::vector<noc::Coord>& nodes, int mem_ports);
 
 /// Everything a system is built from; every reference must outlive it.
 struct SystemSpecs {
@@ -56,12 +38,12 @@ struct SystemSpecs {
 
 class SystemModel {
  public:
-  SystemModel(const SystemSpecs& specs, SystemLayout layout, mover::MoverMemory& mem);
+  SystemModel(const SystemSpecs& specs, noc::SystemLayout layout, mover::MoverMemory& mem);
   SystemModel(const SystemModel&) = delete;
   SystemModel& operator=(const SystemModel&) = delete;
 
   [[nodiscard]] OrchestratorModel& orchestrator() { return *orch_; }
-  [[nodiscard]] const SystemLayout& layout() const { return layout_; }
+  [[nodiscard]] const noc::SystemLayout& layout() const { return layout_; }
 
   /// Move flits until nothing moves: the orchestrator's sends while a credit
   /// is in hand, every answer, every unit as far as it can go.
@@ -84,7 +66,7 @@ class SystemModel {
   void deliver(const noc::Flit& f);
 
   SystemSpecs specs_;
-  SystemLayout layout_;
+  noc::SystemLayout layout_;
   std::unique_ptr<mover::MoverModel> mover_;
   std::unique_ptr<OrchestratorModel> orch_;
   std::vector<std::unique_ptr<TinyTpuUnitModel>> units_;
