@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <set>
 #include <nlohmann/json.hpp>
 
 #include "hdl/generate.h"
@@ -13,27 +12,29 @@ namespace tpugen::hdl {
 
 std::vector<std::string> cu_rtl_files() { return primitive_files(std::vector<std::string_view>{"prim", "cu"}); }
 
-std::vector<std::string> generate_cu(const NocContext& noc, const CuContext& ctx, const std::string& top,
-                                     const std::string& out_dir, const RtlContext* core) {
-  std::vector<ConfigFile> files;
-  std::vector<std::string_view> packages;
-  std::set<std::string> names;
-  if (core != nullptr) {
-    files = configuration_files(*core);
-    packages = configuration_packages(*core);
-    for (const auto& f : files) names.insert(f.name);
+void append_new(std::vector<ConfigFile>& files, std::vector<ConfigFile> more) {
+  for (auto& f : more) {
+    bool seen = false;
+    for (const auto& g : files) seen = seen || g.name == f.name;
+    if (!seen) files.push_back(std::move(f));
   }
+}
+
+std::vector<ConfigFile> cu_config_files(const CuContext& ctx, const NocContext& noc, bool with_unit) {
+  std::vector<ConfigFile> files;
   files.push_back({"tpu_noc_pkg.sv", noc_module_text(noc, "tpu_noc_pkg"), "tpu_noc_pkg.sv (generated)"});
   files.push_back({"tpu_cu_pkg.sv", emit_tpu_cu_pkg(ctx), "tpu_cu_pkg.sv (generated)"});
-  packages.push_back("tpu_noc_pkg");
-  packages.push_back("tpu_cu_pkg");
   for (const auto& p : cu_rtl_files()) {
     const std::filesystem::path path(p);
-    if (!names.insert(path.filename().string()).second) continue;  // a primitive the core brought
-    if (core == nullptr && path.stem() == "tpu_noc_tinytpu_unit") continue;  // it needs the core
+    const bool needs_core = path.stem() == "tpu_noc_tinytpu_unit" || path.stem() == "tpu_noc_tinytpu_cu";
+    if (needs_core && !with_unit) continue;
     files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), {}),
                      "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
   }
+  return files;
+}
+
+nlohmann::ordered_json cu_params_json(const CuContext& ctx, const NocContext& noc, const std::string& top) {
   nlohmann::ordered_json j;
   j["top"] = top;
   j["spec"] = std::filesystem::path(ctx.spec().path).filename().string();
@@ -46,7 +47,21 @@ std::vector<std::string> generate_cu(const NocContext& noc, const CuContext& ctx
   for (const auto& [name, v] : ctx.cu_base_params().listing()) params["CU_" + name] = v;
   for (const auto& [name, v] : ctx.orch_params().listing()) params["ORCH_" + name] = v;
   j["parameters"] = params;
-  return write_configuration(out_dir, packages, files, j.dump(2) + "\n");
+  return j;
+}
+
+std::vector<std::string> generate_cu(const NocContext& noc, const CuContext& ctx, const std::string& top,
+                                     const std::string& out_dir, const RtlContext* core) {
+  std::vector<ConfigFile> files;
+  std::vector<std::string_view> packages;
+  if (core != nullptr) {
+    files = configuration_files(*core);
+    packages = configuration_packages(*core);
+  }
+  append_new(files, cu_config_files(ctx, noc, core != nullptr));
+  packages.push_back("tpu_noc_pkg");
+  packages.push_back("tpu_cu_pkg");
+  return write_configuration(out_dir, packages, files, cu_params_json(ctx, noc, top).dump(2) + "\n");
 }
 
 }  // namespace tpugen::hdl

@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "hdl/cu/cu_context.h"
+#include "hdl/generate.h"
 #include "hdl/noc/noc_context.h"
 #include "hdl/rtl_context.h"
 
@@ -16,6 +19,20 @@ namespace tpugen::hdl {
 
 /// The hand-written files: rtl/prim, then rtl/cu, in compile order.
 std::vector<std::string> cu_rtl_files();
+
+/// Append the files of `more` whose names `files` does not hold yet (a
+/// primitive two parts share is written once, where it first comes).
+void append_new(std::vector<ConfigFile>& files, std::vector<ConfigFile> more);
+
+/// The compute units' files in compile order: tpu_noc_pkg, tpu_cu_pkg,
+/// rtl/prim and rtl/cu (the TinyTPU unit and its node only `with_unit`: they
+/// need the core's files before them).
+std::vector<ConfigFile> cu_config_files(const CuContext& ctx, const NocContext& noc, bool with_unit);
+
+/// params.json's object for a compute-units configuration: its top, the
+/// specs and their hashes, the generator, the fabric's, the wrapper's
+/// (CU_...) and the orchestrator's (ORCH_...) parameters.
+nlohmann::ordered_json cu_params_json(const CuContext& ctx, const NocContext& noc, const std::string& top);
 
 /// Write the configuration to `out_dir`, `top` named in params.json; with
 /// `core`, the core's configuration first (the TinyTPU unit instantiates

@@ -94,8 +94,8 @@ package tpu_cu_pkg;
 
   // The TinyTPU unit.
   const UnitConstants& c = ctx.unit();
-  lp.add_bits("TINYTPU_TYPE", 16, fmt::format("d{}", u.type), "CAPS.type");
-  lp.add_bits("TINYTPU_VERSION", 8, fmt::format("d{}", u.version), "CAPS.version");
+  lp.add("TINYTPU_TYPE", static_cast<std::int64_t>(u.type), "CAPS.type (the wrapper's CapsType)");
+  lp.add("TINYTPU_VERSION", static_cast<std::int64_t>(u.version), "CAPS.version (the wrapper's CapsVersion)");
   lp.add("TINYTPU_BUFFERS", static_cast<std::int64_t>(u.buffers.size()), "CAPS.n_buffers");
   lp.add("TINYTPU_OP_LSB", u.opcode_lsb, "the opcode, a bit of the payload");
   lp.add("TINYTPU_OP_W", u.opcode_width());

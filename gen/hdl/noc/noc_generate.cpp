@@ -40,8 +40,7 @@ std::string noc_module_text(const NocContext& ctx, std::string_view module) {
   throw Error("gen.module", fmt::format("the NoC fabric has no module '{}'", module));
 }
 
-std::vector<std::string> generate_noc(const NocContext& ctx, const std::string& out_dir) {
-  noc::check_deadlock_free(ctx.spec(), ctx.mesh(), ctx.route(), ctx.params().routing());
+std::vector<ConfigFile> noc_config_files(const NocContext& ctx) {
   std::vector<ConfigFile> files;
   files.push_back({std::string(kPackage) + ".sv", emit_tpu_noc_pkg(ctx), fmt::format("{}.sv (generated)", kPackage)});
   for (const auto& p : primitive_files(noc_rtl_dirs())) {
@@ -51,7 +50,12 @@ std::vector<std::string> generate_noc(const NocContext& ctx, const std::string& 
   }
   for (const auto& m : noc_modules())
     files.push_back({std::string(m.module) + ".sv", m.emit(ctx), fmt::format("{}.sv (generated)", m.module)});
+  return files;
+}
 
+std::vector<std::string> generate_noc(const NocContext& ctx, const std::string& out_dir) {
+  noc::check_deadlock_free(ctx.spec(), ctx.mesh(), ctx.route(), ctx.params().routing());
+  const std::vector<ConfigFile> files = noc_config_files(ctx);
   nlohmann::ordered_json j;
   j["top"] = "tpu_noc_mesh";
   j["spec"] = std::filesystem::path(ctx.spec().path).filename().string();

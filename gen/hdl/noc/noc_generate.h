@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hdl/generate.h"
 #include "hdl/noc/noc_context.h"
 
 namespace tpugen::hdl {
@@ -32,6 +33,10 @@ const std::vector<std::string_view>& noc_rtl_dirs();
 /// The text of one module of the fabric (the package included); throws
 /// Error("gen.module") for a module it does not have.
 std::string noc_module_text(const NocContext& ctx, std::string_view module);
+
+/// The fabric's files in compile order: its package, the primitives, the
+/// router, the generated modules (the mesh last).
+std::vector<ConfigFile> noc_config_files(const NocContext& ctx);
 
 /// Check the routing for deadlock over the mesh (Error("noc.deadlock")
 /// naming the cycle), then write the fabric to `out_dir`. Returns the paths

@@ -27,11 +27,15 @@ std::vector<std::string> system_node_rtl_files() {
   return files;
 }
 
-std::vector<std::string> generate_system_node(const SysnodeContext& ctx, const std::string& out_dir) {
+std::vector<ConfigFile> system_node_config_files(const SysnodeContext& ctx) {
   std::vector<ConfigFile> files = hand_written_configs(ctx, system_node_rtl_files());
   files.insert(files.begin(), {{"tpu_mover_pkg.sv", emit_tpu_mover_pkg(ctx), "tpu_mover_pkg.sv (generated)"},
                                {"tpu_agent_pkg.sv", emit_tpu_agent_pkg(ctx), "tpu_agent_pkg.sv (generated)"}});
-  return write_configuration(out_dir, {"tpu_mover_pkg", "tpu_agent_pkg"}, files,
+  return files;
+}
+
+std::vector<std::string> generate_system_node(const SysnodeContext& ctx, const std::string& out_dir) {
+  return write_configuration(out_dir, {"tpu_mover_pkg", "tpu_agent_pkg"}, system_node_config_files(ctx),
                              sysnode_params_json(ctx, kSystemNodeTop, true, true));
 }
 

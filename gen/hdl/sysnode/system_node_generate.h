@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "hdl/generate.h"
 #include "hdl/sysnode/sysnode_context.h"
 
 namespace tpugen::hdl {
@@ -20,6 +21,10 @@ inline constexpr std::string_view kSystemNodeTop = "tpu_noc_system_node";
 /// Every hand-written file of a system node, each once, in compile order:
 /// the mover's and the agent's files, the multiplexer, then rtl/sysnode.
 std::vector<std::string> system_node_rtl_files();
+
+/// The system node's files in compile order: both packages, then
+/// system_node_rtl_files() (a defect of the context's applied).
+std::vector<ConfigFile> system_node_config_files(const SysnodeContext& ctx);
 
 /// Write the system node to `out_dir`. A defect (the context's) applies to
 /// whichever of its files carries it. Returns the paths written.
