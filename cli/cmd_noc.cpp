@@ -102,8 +102,9 @@ Command noc_command() {
             }
             auto o = std::make_shared<NocOpts>();
             sub.require_subcommand(1);
-            CLI::App* gen = sub.add_subcommand("gen", "write a mesh's SystemVerilog: tpu_noc_pkg, the router, "
-                                                      "tpu_noc_mesh, files.f, params.json");
+            CLI::App* gen = sub.add_subcommand("gen", "write a mesh's SystemVerilog (tpu_noc_pkg, the router, "
+                                                      "tpu_noc_mesh, files.f, params.json), or with --cores K a "
+                                                      "system of compute units on it (tpu_noc_cu_system)");
             if (spec->has_value()) {
               add_noc_param_flags(*gen, *o, **spec);
             } else {
@@ -208,21 +209,32 @@ Command noc_command() {
             // Compute units on the mesh: the core's, the fabric's, the CU
             // wrapper's, the orchestrator's and the agent's parameters.
             auto cu_opts = std::make_shared<NocCuOpts>();
-            auto add_cu_flags = [&, cu_opts](CLI::App& cmd) {
+            // The system's flags (gen, dispatch, gemm); false when the specs
+            // did not load (the command reports it when it runs).
+            auto add_system_flags = [&](CLI::App& cmd, NocCuOpts& c, const std::string& cores_help) {
               if (!cu_spec->has_value()) {
                 cmd.allow_extras();
-                return;
+                return false;
               }
-              add_noc_param_flags(cmd, *o, **spec);
               add_param_flags(cmd, ctx);
-              add_build_param_flags(cmd, cu_opts->cu_params, (*cu_spec)->cu_base.parameters, "");
-              add_build_param_flags(cmd, cu_opts->orch_params, (*cu_spec)->orchestrator.parameters, "");
-              add_build_param_flags(cmd, cu_opts->agent_params, (*sysnode_spec)->agent.parameters, "agent-");
-              cmd.add_option("--cores", cu_opts->cores, "compute units (TinyTPU cores) on the mesh")
-                  ->capture_default_str();
-              cmd.add_option("--nodes", cu_opts->nodes,
+              add_build_param_flags(cmd, c.cu_params, (*cu_spec)->cu_base.parameters, "");
+              add_build_param_flags(cmd, c.orch_params, (*cu_spec)->orchestrator.parameters, "");
+              add_build_param_flags(cmd, c.agent_params, (*sysnode_spec)->agent.parameters, "agent-");
+              add_build_param_flags(cmd, c.mover_params, (*sysnode_spec)->mover.parameters, "mover-");
+              cmd.add_option("--cores", c.cores, cores_help)->capture_default_str();
+              cmd.add_option("--nodes", c.nodes,
                              "the units' nodes, X,Y;X,Y;... (default: the first --cores nodes in row-major order)")
                   ->type_name("X,Y;...");
+              return true;
+            };
+            auto gen_cu = std::make_shared<NocCuOpts>();
+            gen_cu->cores = 0;
+            add_system_flags(*gen, *gen_cu,
+                             "with K > 0, a system: K TinyTPU compute units, the system node and the orchestrator "
+                             "on the mesh (tpu_noc_cu_system); 0: the mesh alone");
+            auto add_cu_flags = [&, cu_opts](CLI::App& cmd) {
+              if (cu_spec->has_value()) add_noc_param_flags(cmd, *o, **spec);
+              if (!add_system_flags(cmd, *cu_opts, "compute units (TinyTPU cores) on the mesh")) return;
               cmd.add_option("--engine", cu_opts->engine, "the reference model, the RTL under Verilator, or both")
                   ->check(CLI::IsMember({"model", "rtl", "both"}))
                   ->capture_default_str();
@@ -252,14 +264,22 @@ Command noc_command() {
             gemm->add_option("--b", gm->b, "B (K x N int8 .npy; default random)");
             gemm->add_option("--c-out", gm->c_out, "write C (M x N int8 .npy)");
             gemm->add_option("--seed", gm->seed, "of the random operands")->capture_default_str();
-            return [gen, run, bench, fuzz, synth, dispatch, gemm, spec, load_error, o, r, b, fz, sy, cu_opts, dsp, gm,
-                    &ctx]() {
+            return [gen, run, bench, fuzz, synth, dispatch, gemm, spec, load_error, o, r, b, fz, sy, cu_opts, gen_cu,
+                    dsp, gm, &ctx]() {
               if (!load_error->empty()) {
                 fmt::print(stderr, "tpugen: {}\n", *load_error);
                 return kBadInput;
               }
               const NocSpec s = o->spec.empty() ? **spec : load_noc_spec(o->spec);
-              if (gen->parsed()) return run_noc_gen(s, *o);
+              if (gen->parsed()) {
+                if (gen_cu->cores > 0) return run_noc_gen_system(ctx, s, *o, *gen_cu);
+                const NocCuOpts& c = *gen_cu;
+                if (!c.nodes.empty() || !c.cu_params.empty() || !c.orch_params.empty() || !c.agent_params.empty() ||
+                    !c.mover_params.empty() || !ctx.flags.empty())
+                  throw Error("cli.usage", "noc gen: --nodes and the compute units', the core's, the agent's and the "
+                                           "mover's parameters shape a system; give --cores K (K > 0) with them");
+                return run_noc_gen(s, *o);
+              }
               if (run->parsed()) return run_noc_run(s, *o, *r);
               if (bench->parsed()) return run_noc_bench(s, *o, *b);
               if (fuzz->parsed()) return run_noc_fuzz(s, *o, *fz, ctx.command_line);

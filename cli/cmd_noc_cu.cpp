@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/noc_commands.h"
+#include "hdl/cu/cu_system_generate.h"
 #include "model/core/operands.h"
 #include "model/cu/cu_program.h"
 #include "spec/compute_units_spec.h"
@@ -23,6 +24,14 @@ namespace tpugen::cli {
 
 namespace {
 
+/// The orchestrator's parameters as given, with a channel a unit (4 .. 16)
+/// unless --channels says otherwise.
+std::map<std::string, std::string> orch_overrides(const NocCuOpts& c) {
+  std::map<std::string, std::string> orch = c.orch_params;
+  if (!orch.count("CHANNELS")) orch["CHANNELS"] = std::to_string(std::min(std::max(c.cores, 4), 16));
+  return orch;
+}
+
 /// The specs and parameters a system of compute units is built from.
 struct CuSystem {
   Isa isa;
@@ -31,7 +40,8 @@ struct CuSystem {
   SystemNodeSpec sysnode;
   ComputeUnitsSpec cu;
   cu::SystemSpecs specs;
-  cu::SystemLayout layout;
+  NocParams fabric, mover;
+  noc::SystemLayout layout;
 
   CuSystem(const Context& ctx, const NocSpec& noc_spec, const NocOpts& o, const NocCuOpts& c)
       : isa(ctx.isa()),
@@ -39,7 +49,8 @@ struct CuSystem {
         codec(noc),
         sysnode(load_system_node_spec(system_node_spec_path(ctx.spec.path), noc)),
         cu(load_compute_units_spec(compute_units_spec_path(ctx.spec.path), noc, sysnode)) {
-    const NocParams fabric = resolve_noc_params(noc, o.params);
+    fabric = resolve_noc_params(noc, o.params);
+    mover = resolve_mover_params(sysnode, c.mover_params);
     std::vector<noc::Coord> nodes;
     for (std::size_t at = 0; !c.nodes.empty() && at <= c.nodes.size();) {
       const std::size_t semi = c.nodes.find(';', at);
@@ -52,11 +63,9 @@ struct CuSystem {
     specs.sysnode = &sysnode;
     specs.codec = &codec;
     specs.cu_base = resolve_cu_base_params(cu, c.cu_params);
-    std::map<std::string, std::string> orch = c.orch_params;
-    if (!orch.count("CHANNELS")) orch["CHANNELS"] = std::to_string(std::min(std::max(c.cores, 4), 16));
-    specs.orchestrator = resolve_orchestrator_params(cu, orch);
+    specs.orchestrator = resolve_orchestrator_params(cu, orch_overrides(c));
     specs.agent = resolve_agent_params(sysnode, c.agent_params);
-    layout = cu::make_layout(fabric.nx(), fabric.ny(), c.cores, nodes, static_cast<int>(specs.agent["MEM_PORTS"]));
+    layout = noc::make_layout(fabric.nx(), fabric.ny(), c.cores, nodes, static_cast<int>(specs.agent["MEM_PORTS"]));
     (void)evaluate_unit(cu.require_unit("tinytpu"), isa.params().scope());  // the core's parameters fit the unit
   }
 };
@@ -165,6 +174,26 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
   }
   fmt::print(stderr, "tpugen: {}\n", not_completed(e, system.stuck()));
   return kFail;
+}
+
+int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c) {
+  if (o.out.empty()) throw Error("cli.usage", "noc gen needs --out");
+  CuSystem sys(ctx, spec, o, c);
+  const hdl::RtlContext core(sys.isa, {});
+  const hdl::NocContext fabric(sys.noc, sys.fabric);
+  const hdl::SysnodeContext sysnode(sys.noc, sys.sysnode, sys.mover, sys.specs.agent);
+  const hdl::CuContext cu = hdl::make_cu_context(sys.noc, sys.sysnode, sys.cu, sys.isa, c.cu_params, orch_overrides(c));
+  const auto files = hdl::generate_cu_system({core, fabric, sysnode, cu, sys.layout}, o.out);
+  const noc::SystemLayout& l = sys.layout;
+  fmt::print("tpugen noc gen: {} on a {} x {} mesh: {} TinyTPU unit(s) (T = {}, MAXDIM = {}) at", hdl::kCuSystemTop,
+             l.nx, l.ny, l.cores.size(), sys.isa.param("T"), sys.isa.param("MAXDIM"));
+  for (const auto& u : l.cores) fmt::print(" ({},{})", u.x, u.y);
+  fmt::print("; the agent's port(s) at");
+  for (const auto& a : l.agents) fmt::print(" ({},{})", a.x, a.y);
+  fmt::print("; the orchestrator at ({},{})\nwrote {} files to {} (files.f in compile order, params.json with the "
+             "layout)\n",
+             l.orchestrator.x, l.orchestrator.y, files.size(), o.out);
+  return kOk;
 }
 
 int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g) {

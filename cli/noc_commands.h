@@ -81,7 +81,7 @@ struct NocSynthOpts {
 struct NocCuOpts {
   int cores = 1;
   std::string nodes;  ///< "X,Y;X,Y;..." or empty: the first `cores` nodes in row-major order
-  std::map<std::string, std::string> cu_params, orch_params, agent_params;
+  std::map<std::string, std::string> cu_params, orch_params, agent_params, mover_params;
   std::string engine = "model";
   std::uint64_t timeout = 1000000;  ///< cycles
   std::string json;
@@ -109,6 +109,8 @@ int run_noc_fuzz(const NocSpec& spec, const NocOpts& o, const NocFuzzOpts& f, co
 int run_noc_synth(const NocSpec& spec, const NocOpts& o, const NocSynthOpts& so);
 int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c,
                      const NocDispatchOpts& d);
+/// `noc gen --cores K`: the system top and every part of it.
+int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c);
 int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g);
 
 }  // namespace tpugen::cli

@@ -41,7 +41,7 @@ module tpu_noc_tinytpu_unit #(
   input  logic [tpu_noc_pkg::PAYLOAD_W-1:0] inst_payload_i,
   input  logic [tpu_noc_pkg::TXN_W-1:0]     inst_txn_i,
   output logic                              exec_done_o,
-  output logic [31:0]                       exec_result_o,
+  output logic [tpu_noc_pkg::CU_SIGNAL_ARG_W-1:0]  exec_result_o,
   output logic                              exec_fault_o,
   // the unit's own traffic from the mesh (always drained)
   input  logic                              recv_valid_i,
@@ -53,13 +53,13 @@ module tpu_noc_tinytpu_unit #(
   output logic [tpu_noc_pkg::FLIT_W-1:0]    send_flit_o,
   // CU_DATA writes into its buffers
   input  logic                              data_we_i,
-  input  logic [7:0]                        data_buf_i,
-  input  logic [15:0]                       data_granule_i,
+  input  logic [tpu_noc_pkg::CU_DATA_BUF_ID_W-1:0] data_buf_i,
+  input  logic [tpu_noc_pkg::CU_DATA_OFFSET_W-1:0] data_granule_i,
   input  logic [tpu_noc_pkg::PAYLOAD_W-1:0] data_word_i,
   // status for the wrapper's CU_CTRL registers
   output logic                              busy_o,
-  output logic [63:0]                       counters_o,
-  output logic [63:0]                       dbg_o
+  output logic [tpu_noc_pkg::CU_CTRL_VALUE_W-1:0]  counters_o,
+  output logic [tpu_noc_pkg::CU_CTRL_VALUE_W-1:0]  dbg_o
 );
 
   localparam int W        = tpu_noc_pkg::PAYLOAD_W;  // a word: one flit's payload
