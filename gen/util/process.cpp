@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,8 @@ class Fd {
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
   [[nodiscard]] int get() const { return fd_; }
+  /// Give the descriptor up (not closed here).
+  void release() { fd_ = -1; }
   void reset(int fd = -1) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = fd;
@@ -88,6 +91,52 @@ std::string read_all(int fd) {
   }
 }
 
+
+/// Start `spec.argv` with `actions`, in `spec.cwd`, with `spec.env`. Throws
+/// Error(spec.rule) when it cannot be started.
+pid_t spawn(const ProcessSpec& spec, FileActions& actions) {
+  if (spec.argv.empty() || spec.argv.front().empty()) throw Error(spec.rule, "no program to run");
+  const std::string& program = spec.argv.front();
+  if (!spec.cwd.empty() && !fs::is_directory(spec.cwd))
+    throw Error(spec.rule, fmt::format("cannot start '{}': no directory '{}'", program, spec.cwd.string()));
+  if (!spec.cwd.empty()) ::posix_spawn_file_actions_addchdir_np(actions.get(), spec.cwd.c_str());
+  std::vector<char*> argv = pointers(spec.argv);
+  const std::vector<std::string> env_strings = spec.env.empty() ? std::vector<std::string>{} : environment(spec.env);
+  std::vector<char*> envp = pointers(env_strings);
+  pid_t pid = 0;
+  const int err = ::posix_spawnp(&pid, program.c_str(), actions.get(), nullptr, argv.data(),
+                                 spec.env.empty() ? environ : envp.data());
+  if (err != 0) {
+    const bool on_path = program.find('/') == std::string::npos;
+    throw Error(spec.rule, fmt::format("cannot start '{}': {}", program,
+                                       err == ENOENT && on_path ? "not found on PATH" : std::strerror(err)));
+  }
+  return pid;
+}
+
+/// Wait for `pid` to end: how it ended.
+ProcessResult reap(pid_t pid, const ProcessSpec& spec) {
+  int status = 0;
+  while (::waitpid(pid, &status, 0) == -1)
+    if (errno != EINTR) throw Error(spec.rule, fmt::format("lost '{}': {}", spec.argv.front(), std::strerror(errno)));
+  ProcessResult r;
+  if (WIFEXITED(status)) {
+    r.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    r.signal = WTERMSIG(status);
+  }
+  return r;
+}
+
+/// Standard output and error to `log` (truncated first), opened into `fd`.
+void log_to(const fs::path& log, Fd& fd, FileActions& actions, bool with_stdout) {
+  fd.reset(::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+  if (fd.get() < 0)
+    throw Error("process.io", fmt::format("cannot write '{}': {}", log.string(), std::strerror(errno)),
+                SourceLoc{log.string()});
+  if (with_stdout) ::posix_spawn_file_actions_adddup2(actions.get(), fd.get(), STDOUT_FILENO);
+  ::posix_spawn_file_actions_adddup2(actions.get(), fd.get(), STDERR_FILENO);
+}
 }  // namespace
 
 bool ProcessResult::interrupted() const { return signal == SIGINT; }
@@ -99,21 +148,11 @@ std::string ProcessResult::describe() const {
 }
 
 ProcessResult run_process(const ProcessSpec& spec) {
-  if (spec.argv.empty() || spec.argv.front().empty()) throw Error(spec.rule, "no program to run");
-  const std::string& program = spec.argv.front();
-  if (!spec.cwd.empty() && !fs::is_directory(spec.cwd))
-    throw Error(spec.rule, fmt::format("cannot start '{}': no directory '{}'", program, spec.cwd.string()));
-
   FileActions actions;
   ::posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
   Fd log, pipe_read, pipe_write;
   if (!spec.log.empty()) {
-    log.reset(::open(spec.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (log.get() < 0)
-      throw Error("process.io", fmt::format("cannot write '{}': {}", spec.log.string(), std::strerror(errno)),
-                  SourceLoc{spec.log.string()});
-    ::posix_spawn_file_actions_adddup2(actions.get(), log.get(), STDOUT_FILENO);
-    ::posix_spawn_file_actions_adddup2(actions.get(), log.get(), STDERR_FILENO);
+    log_to(spec.log, log, actions, true);
   } else if (spec.capture) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
@@ -123,21 +162,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
     ::posix_spawn_file_actions_adddup2(actions.get(), pipe_write.get(), STDOUT_FILENO);
     ::posix_spawn_file_actions_adddup2(actions.get(), pipe_write.get(), STDERR_FILENO);
   }
-  if (!spec.cwd.empty()) ::posix_spawn_file_actions_addchdir_np(actions.get(), spec.cwd.c_str());
 
-  std::vector<char*> argv = pointers(spec.argv);
-  const std::vector<std::string> env_strings = spec.env.empty() ? std::vector<std::string>{} : environment(spec.env);
-  std::vector<char*> envp = pointers(env_strings);
-  pid_t pid = 0;
-  const int err = ::posix_spawnp(&pid, program.c_str(), actions.get(), nullptr, argv.data(),
-                                 spec.env.empty() ? environ : envp.data());
+  const pid_t pid = spawn(spec, actions);
   pipe_write.reset();  // the child holds its own copy: EOF when it ends
   log.reset();
-  if (err != 0) {
-    const bool on_path = program.find('/') == std::string::npos;
-    throw Error(spec.rule, fmt::format("cannot start '{}': {}", program,
-                                       err == ENOENT && on_path ? "not found on PATH" : std::strerror(err)));
-  }
 
   ProcessResult r;
   std::string piped;
@@ -149,16 +177,86 @@ ProcessResult run_process(const ProcessSpec& spec) {
       read_error = e.message();  // reap the child first
     }
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) == -1)
-    if (errno != EINTR) throw Error(spec.rule, fmt::format("lost '{}': {}", program, std::strerror(errno)));
+  const ProcessResult ended = reap(pid, spec);
   if (!read_error.empty()) throw Error("process.io", read_error);
-  if (WIFEXITED(status)) {
-    r.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    r.signal = WTERMSIG(status);
-  }
+  r.exit_code = ended.exit_code;
+  r.signal = ended.signal;
   if (spec.capture) r.output = spec.log.empty() ? std::move(piped) : read_file(spec.log, "process.io");
+  return r;
+}
+
+Conversation::Conversation(const ProcessSpec& spec) : spec_(spec) {
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    throw Error("process.io", fmt::format("cannot make a socket pair: {}", std::strerror(errno)));
+  Fd ours(sv[0]), theirs(sv[1]), log;
+  FileActions actions;
+  ::posix_spawn_file_actions_adddup2(actions.get(), theirs.get(), STDIN_FILENO);
+  ::posix_spawn_file_actions_adddup2(actions.get(), theirs.get(), STDOUT_FILENO);
+  if (!spec.log.empty())
+    log_to(spec.log, log, actions, false);
+  else
+    ::posix_spawn_file_actions_addopen(actions.get(), STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_ = spawn(spec, actions);
+  fd_ = sv[0];
+  ours.release();
+}
+
+Conversation::~Conversation() {
+  if (fd_ >= 0) ::close(fd_);
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) == -1 && errno == EINTR) {
+    }
+  }
+}
+
+void Conversation::send(std::string_view line) {
+  std::string text(line);
+  text += '\n';
+  for (std::size_t at = 0; at < text.size();) {
+    const ssize_t n = ::send(fd_, text.data() + at, text.size() - at, MSG_NOSIGNAL);
+    if (n > 0) {
+      at += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno != EINTR) {
+      throw Error("process.io",
+                  fmt::format("cannot write to '{}' (it ended?): {}", spec_.argv.front(), std::strerror(errno)));
+    }
+  }
+}
+
+std::optional<std::string> Conversation::receive() {
+  for (;;) {
+    const auto nl = buffer_.find('\n');
+    if (nl != std::string::npos) {
+      std::string line = buffer_.substr(0, nl);
+      buffer_.erase(0, nl + 1);
+      return line;
+    }
+    char buf[4096];
+    const ssize_t n = ::read(fd_, buf, sizeof buf);
+    if (n > 0) {
+      buffer_.append(buf, static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      if (buffer_.empty()) return std::nullopt;
+      std::string line = std::move(buffer_);
+      buffer_.clear();
+      return line;
+    } else if (errno != EINTR) {
+      throw Error("process.io", fmt::format("cannot read from '{}': {}", spec_.argv.front(), std::strerror(errno)));
+    }
+  }
+}
+
+ProcessResult Conversation::finish() {
+  if (fd_ >= 0) ::shutdown(fd_, SHUT_WR);
+  while (receive()) {
+  }  // what it still prints
+  ::close(fd_);
+  fd_ = -1;
+  const ProcessResult r = reap(pid_, spec_);
+  pid_ = -1;
   return r;
 }
 

@@ -12,8 +12,12 @@
 /// Ctrl-C reaches both, and a child that died of it says so (interrupted()).
 #pragma once
 
+#include <sys/types.h>
+
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -58,6 +62,38 @@ struct ProcessResult {
 /// it cannot be started (not found, not executable, no such cwd) and
 /// Error("process.io") when the log or the capture fails.
 ProcessResult run_process(const ProcessSpec& spec);
+
+/// A child the caller talks to in lines: its standard input and output are
+/// one end of a socket pair (a line sent is a line on its stdin; a line it
+/// prints is one received), its standard error goes to `spec.log` (or
+/// nowhere). A child that has gone makes send() throw rather than raise
+/// SIGPIPE in the caller. For a simulator a host program drives cycle by
+/// cycle (tb/sim/cu_system_engine.cpp). The destructor kills and reaps a
+/// child that finish() did not.
+class Conversation {
+ public:
+  /// Start the child (`spec.capture` is ignored). Throws as run_process.
+  explicit Conversation(const ProcessSpec& spec);
+  ~Conversation();
+  Conversation(const Conversation&) = delete;
+  Conversation& operator=(const Conversation&) = delete;
+
+  /// Send `line` and a newline. Throws Error("process.io") when the child
+  /// has closed its input (it ended).
+  void send(std::string_view line);
+  /// The child's next line (without its newline), or nothing at the end of
+  /// its output. Throws Error("process.io") on a read error.
+  std::optional<std::string> receive();
+  /// Close the caller's end (the child sees the end of its input) and wait
+  /// for the child to end.
+  ProcessResult finish();
+
+ private:
+  ProcessSpec spec_;
+  int fd_ = -1;
+  pid_t pid_ = -1;
+  std::string buffer_;
+};
 
 /// The output (standard output and error) of `argv`, or "" when it cannot be
 /// started; for version queries such as `verilator --version`.

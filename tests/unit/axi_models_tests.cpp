@@ -981,7 +981,7 @@ class LiteRegs {
     }
     if (m.wvalid && out_.wready) {
       have_w_ = true;
-      w_data_ = m.wdata;
+      w_data_ = static_cast<std::uint32_t>(m.wdata);
       w_strb_ = m.wstrb;
     }
     if (bug_ == LiteBug::b_early && (have_aw_ || have_w_) && !(have_aw_ && have_w_)) b_pending_ = true;

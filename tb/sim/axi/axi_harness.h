@@ -191,7 +191,7 @@ class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
             isr = host_.read(sim_config::reg::isr_done.offset);
             phase = Phase::Clearing;
           } else if (phase == Phase::Clearing && host_.done(isr)) {
-            const std::uint32_t v = host_.value(isr);
+            const auto v = static_cast<std::uint32_t>(host_.value(isr));
             host_.write(sim_config::reg::isr_done.offset, v);  // toggle-on-write: clears what was read
             if (field(v, sim_config::reg::isr_done)) {
               ctrl = host_.read(sim_config::reg::ap_done.offset);
@@ -210,7 +210,8 @@ class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
     out.cycles = cycle + 1 - started;
     ++cycle;
     if (!ended) return out;
-    const std::uint32_t c = host_.value(ctrl), st = host_.value(status), f = host_.value(fault);
+    const auto c = static_cast<std::uint32_t>(host_.value(ctrl)), st = static_cast<std::uint32_t>(host_.value(status)),
+               f = static_cast<std::uint32_t>(host_.value(fault));
     if (!field(c, sim_config::reg::ap_done) || !field(c, sim_config::reg::ap_idle))
       control_error(cycle, "after the interrupt CTRL reads " + axi::hex(c) + ": ap_done and ap_idle should be set");
     if (M::interrupt(*top_))
@@ -297,7 +298,7 @@ class AxiHarness : public HarnessBase<AxiHarness<Top>, Top> {
     L::AWVALID(d) = h.awvalid;
     L::AWADDR(d) = static_cast<std::uint32_t>(h.awaddr);
     L::WVALID(d) = h.wvalid;
-    L::WDATA(d) = h.wdata;
+    L::WDATA(d) = static_cast<std::uint32_t>(h.wdata);
     L::WSTRB(d) = h.wstrb;
     L::BREADY(d) = h.bready;
     L::ARVALID(d) = h.arvalid;

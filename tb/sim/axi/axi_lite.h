@@ -1,8 +1,8 @@
 /// @file axi_lite.h
 /// @brief AxiLiteHost: a cycle-level AXI4-Lite master (the host CPU) that
 /// drives an AXI4-Lite slave such as the AXI top's control registers
-/// (32-bit data), and checks the slave's side of the protocol. Plain C++17,
-/// header-only.
+/// (32-bit data) or the orchestrator's (64-bit), and checks the slave's side
+/// of the protocol. Plain C++17, header-only.
 ///
 /// Per-cycle contract (as memory_models.h): `drive(cycle)` decides what the
 /// host shows this cycle (AWVALID/AW, WVALID/W, BREADY, ARVALID/AR, RREADY),
@@ -42,13 +42,13 @@
 
 namespace tpusim {
 
-/// What an AXI4-Lite master drives in one cycle (32-bit data).
+/// What an AXI4-Lite master drives in one cycle (32- or 64-bit data).
 struct AxiLiteMasterSignals {
   bool awvalid = false;
   std::uint64_t awaddr = 0;
   unsigned awprot = 0;
   bool wvalid = false;
-  std::uint32_t wdata = 0;
+  std::uint64_t wdata = 0;
   unsigned wstrb = 0;  ///< bit b: byte b written
   bool bready = false;
   bool arvalid = false;
@@ -65,7 +65,7 @@ struct AxiLiteSlaveSignals {
   unsigned bresp = axi::kRespOkay;
   bool arready = false;
   bool rvalid = false;
-  std::uint32_t rdata = 0;
+  std::uint64_t rdata = 0;
   unsigned rresp = axi::kRespOkay;
 };
 
@@ -93,12 +93,20 @@ class AxiLiteHost {
   /// Names an operation (its index in the queue).
   using Ticket = std::size_t;
 
-  AxiLiteHost(AxiLiteHostTiming timing, std::uint64_t seed, std::string port = "s_axi_control")
-      : timing_(timing), rng_(seed), port_(std::move(port)) {}
+  /// A host of a slave with `data_bytes`-byte data (4 or 8).
+  AxiLiteHost(AxiLiteHostTiming timing, std::uint64_t seed, std::string port = "s_axi_control",
+              unsigned data_bytes = 4)
+      : timing_(timing),
+        rng_(seed),
+        port_(std::move(port)),
+        data_mask_(data_bytes >= 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * data_bytes)) - 1),
+        strb_all_((1U << data_bytes) - 1) {}
 
+  /// Queue a write of `data` to `addr`, every byte written.
+  Ticket write(std::uint64_t addr, std::uint64_t data) { return write(addr, data, strb_all_); }
   /// Queue a write of `data` to `addr`, bytes chosen by `strb` (bit b: byte b).
-  Ticket write(std::uint64_t addr, std::uint32_t data, unsigned strb = 0xF) {
-    ops_.push_back(Op{true, addr, data, strb});
+  Ticket write(std::uint64_t addr, std::uint64_t data, unsigned strb) {
+    ops_.push_back(Op{true, addr, data & data_mask_, strb & strb_all_});
     return ops_.size() - 1;
   }
   /// Queue a read of `addr`.
@@ -109,7 +117,7 @@ class AxiLiteHost {
   /// The operation has its response.
   [[nodiscard]] bool done(Ticket t) const { return op(t).done; }
   /// The data a read returned (0 for a write or before it is done).
-  [[nodiscard]] std::uint32_t value(Ticket t) const { return op(t).value; }
+  [[nodiscard]] std::uint64_t value(Ticket t) const { return op(t).value; }
   /// The response (BRESP or RRESP) the operation got.
   [[nodiscard]] unsigned resp(Ticket t) const { return op(t).resp; }
   /// Every queued operation is done.
@@ -124,8 +132,8 @@ class AxiLiteHost {
     start_ops(cycle);
     out_ = AxiLiteMasterSignals{};
     out_.awaddr = rng_();
-    out_.wdata = static_cast<std::uint32_t>(rng_());
-    out_.wstrb = static_cast<unsigned>(rng_() & 0xF);
+    out_.wdata = rng_() & data_mask_;
+    out_.wstrb = static_cast<unsigned>(rng_() & strb_all_);
     out_.araddr = rng_();
     if (wr_) {
       const Op& o = ops_[*wr_];
@@ -202,7 +210,7 @@ class AxiLiteHost {
     }
     if (out_.arvalid && s.arready) ar_done_ = true;
     b_hold_ = s.bvalid && !out_.bready ? std::optional<unsigned>(s.bresp) : std::nullopt;
-    r_hold_ = s.rvalid && !out_.rready ? std::optional<std::pair<std::uint32_t, unsigned>>({s.rdata, s.rresp})
+    r_hold_ = s.rvalid && !out_.rready ? std::optional<std::pair<std::uint64_t, unsigned>>({s.rdata, s.rresp})
                                        : std::nullopt;
   }
 
@@ -227,10 +235,10 @@ class AxiLiteHost {
   struct Op {
     bool write;
     std::uint64_t addr;
-    std::uint32_t data;
+    std::uint64_t data;
     unsigned strb;
     bool done = false;
-    std::uint32_t value = 0;
+    std::uint64_t value = 0;
     unsigned resp = axi::kRespOkay;
   };
   static constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
@@ -246,7 +254,7 @@ class AxiLiteHost {
     errors_.push_back(ProtocolError{cycle_, port_, "[axil." + rule + "] " + what});
   }
 
-  void complete(std::size_t i, std::uint32_t value, unsigned resp) {
+  void complete(std::size_t i, std::uint64_t value, unsigned resp) {
     ops_[i].done = true;
     ops_[i].value = value;
     ops_[i].resp = resp;
@@ -278,6 +286,8 @@ class AxiLiteHost {
   std::mt19937_64 rng_;
   std::uniform_real_distribution<double> unit_{0.0, 1.0};
   std::string port_;
+  std::uint64_t data_mask_;  ///< the data's bits
+  unsigned strb_all_;        ///< every byte's strobe
   std::vector<Op> ops_;
   std::size_t next_ = 0;              ///< the next operation to start
   std::optional<std::size_t> wr_;     ///< the write in flight
@@ -285,7 +295,7 @@ class AxiLiteHost {
   bool aw_done_ = false, w_done_ = false, ar_done_ = false;
   std::uint64_t aw_at_ = 0, w_at_ = 0, ar_at_ = 0;  ///< cycles from which each valid is raised
   std::optional<unsigned> b_hold_;                   ///< BRESP shown last cycle and not taken
-  std::optional<std::pair<std::uint32_t, unsigned>> r_hold_;  ///< R shown last cycle and not taken
+  std::optional<std::pair<std::uint64_t, unsigned>> r_hold_;  ///< R shown last cycle and not taken
   std::uint64_t cycle_ = 0;
   AxiLiteMasterSignals out_;
   std::vector<ProtocolError> errors_;
