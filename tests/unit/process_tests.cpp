@@ -103,3 +103,36 @@ TEST_CASE("run_process reports a child a signal ended, SIGINT as interrupted", "
   CHECK(interrupted.interrupted());
   CHECK_FALSE(interrupted.ok());
 }
+
+TEST_CASE("Conversation: lines to the child's stdin and back from its stdout, stderr to the log", "[process]") {
+  const fs::path log = scratch("conversation.log");
+  ProcessSpec s;
+  s.argv = {"sh", "-c", "while read -r a b; do echo \"$b $a\"; echo \"err $a\" >&2; done; echo bye; exit 4"};
+  s.log = log;
+  Conversation c(s);
+  c.send("one two");
+  CHECK(c.receive() == std::optional<std::string>("two one"));
+  c.send("x y");
+  CHECK(c.receive() == std::optional<std::string>("y x"));
+  const ProcessResult r = c.finish();  // the child sees the end of its input
+  CHECK(r.exit_code == 4);
+  CHECK(test::read_text(log.string()) == "err one\nerr x\n");
+}
+
+TEST_CASE("Conversation: a child that has gone ends receive() and makes send() throw, not SIGPIPE", "[process]") {
+  ProcessSpec s;
+  s.argv = {"sh", "-c", "echo hello; exit 0"};
+  Conversation c(s);
+  CHECK(c.receive() == std::optional<std::string>("hello"));
+  CHECK_FALSE(c.receive().has_value());
+  bool threw = false;
+  for (int i = 0; i < 100 && !threw; ++i) {  // the first writes may still land in the socket's buffer
+    try {
+      c.send(std::string(65536, 'x'));
+    } catch (const Error& e) {
+      threw = std::string(e.what()).find("cannot write to 'sh'") != std::string::npos;
+    }
+  }
+  CHECK(threw);
+  CHECK(c.finish().ok());
+}
