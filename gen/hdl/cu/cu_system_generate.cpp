@@ -142,8 +142,13 @@ module tpu_noc_cu_system (
   t += "  // memory: the system node's AXI4 master\n";
   for (const auto& p : mem) t += declare(p, wc) + ",\n";
   t += "  // observability: unit i executes (the order above); the agent is idle;\n"
-       "  // the mover is busy; the mesh's router n port p waits / holds (tpu_noc_mesh's)\n";
+       "  // the mover is busy; a flit enters the mesh at node n; the orchestrator\n"
+       "  // takes a flit from the mesh (and which); the mesh's router n port p\n"
+       "  // waits / holds (tpu_noc_mesh's)\n";
   t += declare({true, units, "unit_busy_o"}, wc) + ",\n";
+  t += declare({true, "tpu_noc_pkg::NODES-1:0", "node_inject_o"}, wc) + ",\n";
+  t += declare({true, "", "orch_rx_o"}, wc) + ",\n";
+  t += declare({true, "tpu_noc_pkg::FLIT_W-1:0", "orch_rx_flit_o"}, wc) + ",\n";
   t += declare({true, "", "agent_idle_o"}, wc) + ",\n";
   t += declare({true, "", "mover_busy_o"}, wc) + ",\n";
   t += declare({true, mesh_ports, "mesh_wait_o"}, wc) + ",\n";
@@ -303,6 +308,14 @@ module tpu_noc_cu_system (
 )",
                    fmt::arg("n", on));
 
+  t += fmt::format(R"(
+  // Observability.
+  assign node_inject_o  = inject_valid & inject_ready;
+  assign orch_rx_o      = eject_valid[{n}] & eject_ready[{n}];
+  assign orch_rx_flit_o = eject_flit[{n}*W +: W];
+)",
+                   fmt::arg("n", on));
+
   // The idle nodes.
   std::vector<int> idle;
   for (int n = 0; n < l.nx * l.ny; ++n) {
@@ -321,9 +334,6 @@ module tpu_noc_cu_system (
                        "  assign inject_flit[{n}*W +: W] = '0;\n"
                        "  assign eject_ready[{n}]        = 1'b1;\n",
                        fmt::arg("n", n));
-    unused += ",\n                   ";
-    for (std::size_t i = 0; i < idle.size(); ++i)
-      unused += fmt::format("{}inject_ready[{}]", i == 0 ? "" : ", ", idle[i]);
   }
   t += fmt::format(R"(
   // Read by nothing here: eject_* reach their nodes slice by slice, and the
