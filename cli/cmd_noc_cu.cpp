@@ -14,9 +14,11 @@
 
 #include "cli/cli.h"
 #include "cli/noc_commands.h"
+#include "cli/rtl_engine_flags.h"
 #include "hdl/cu/cu_system_generate.h"
 #include "model/core/operands.h"
 #include "model/cu/cu_program.h"
+#include "sim/cu_system_engine.h"
 #include "spec/compute_units_spec.h"
 #include "util/file_io.h"
 
@@ -69,6 +71,54 @@ struct CuSystem {
     (void)evaluate_unit(cu.require_unit("tinytpu"), isa.params().scope());  // the core's parameters fit the unit
   }
 };
+
+/// The generator's contexts of a system (what its RTL is generated from).
+struct CuSystemHdl {
+  hdl::RtlContext core;
+  hdl::NocContext fabric;
+  hdl::SysnodeContext sysnode;
+  hdl::CuContext cu;
+
+  CuSystemHdl(const CuSystem& sys, const NocCuOpts& c)
+      : core(sys.isa, {}),
+        fabric(sys.noc, sys.fabric),
+        sysnode(sys.noc, sys.sysnode, sys.mover, sys.specs.agent),
+        cu(hdl::make_cu_context(sys.noc, sys.sysnode, sys.cu, sys.isa, c.cu_params, orch_overrides(c))) {}
+
+  [[nodiscard]] hdl::CuSystemContext context(const noc::SystemLayout& layout) const {
+    return {core, fabric, sysnode, cu, layout};
+  }
+};
+
+/// The system's simulator, built once into the cache, and a run of it on
+/// `image` that a host drives (the engine's conditions from the flags).
+struct CuSystemRtl {
+  CuSystemHdl hdl;
+  std::filesystem::path sim;
+
+  CuSystemRtl(const CuSystem& sys, const NocCuOpts& c)
+      : hdl(sys, c), sim(sim::ensure_cu_system_simulator(hdl.context(sys.layout), c.rtl.cache_root(), print_build_progress)) {}
+
+  [[nodiscard]] std::unique_ptr<sim::CuSystemRun> start(const NocCuOpts& c, std::span<const std::uint8_t> image) const {
+    sim::CuSystemConditions k;
+    k.latency = c.rtl.latency;
+    k.timeout = c.timeout;
+    return std::make_unique<sim::CuSystemRun>(sim, image, k);
+  }
+};
+
+/// Everything wrong with an RTL run beside its flits: a status other than
+/// done, the checkers' and the harness's errors, the RTL's notes.
+std::vector<std::string> rtl_run_errors(const sim::CuSystemRtlResult& r) {
+  std::vector<std::string> e;
+  if (r.status != "done") e.push_back(fmt::format("the RTL run ended in {}", r.status));
+  for (const auto& x : r.checker_errors) e.push_back("AXI4 checker: " + x);
+  for (const auto& x : r.harness_errors) e.push_back("harness: " + x);
+  for (const auto& x : r.axi_responses) e.push_back("memory: " + x);
+  if (r.status != "done")
+    for (const auto& x : r.notes) e.push_back(x);
+  return e;
+}
 
 /// The CU_INST flits of a JSON-lines file: txn, last and payload (hex) each.
 std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& codec) {
@@ -128,18 +178,23 @@ std::string not_completed(const cu::DispatchEnd& e, const std::vector<std::strin
   return why;
 }
 
-void require_model(const NocCuOpts& c, std::string_view what) {
-  if (c.engine != "model")
-    throw Error("cli.engine", fmt::format("{} --engine {}: the compute units' RTL is not built yet (issue 15 in "
-                                          "progress); --engine model runs the reference model",
-                                          what, c.engine));
-}
-
 }  // namespace
+
+/// The retirement flits (and any other) that reached the orchestrator, one a line.
+nlohmann::ordered_json print_arrivals(const NocSpec& spec, const noc::Codec& codec, const std::vector<noc::Flit>& flits) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const auto& f : flits) {
+    const noc::Header h = codec.header(f);
+    const auto code = static_cast<std::uint32_t>(codec.get(f, "cu_signal.code"));
+    const auto arg = static_cast<std::uint32_t>(codec.get(f, "cu_signal.arg"));
+    fmt::print("  ({},{}) txn {:3} {:<20} arg 0x{:08x}\n", h.src_x, h.src_y, h.txn, signal_name(spec, code), arg);
+    j.push_back({{"node", {h.src_x, h.src_y}}, {"txn", h.txn}, {"signal", signal_name(spec, code)}, {"arg", arg}});
+  }
+  return j;
+}
 
 int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c,
                      const NocDispatchOpts& d) {
-  require_model(c, "noc dispatch");
   CuSystem sys(ctx, spec, o, c);
   const noc::Coord node = parse_node(d.node, "--node");
   if (sys.layout.core_index(node) < 0) {
@@ -148,42 +203,74 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     throw Error("cli.node", fmt::format("--node {},{} holds no compute unit; the units are at{}", node.x, node.y, units));
   }
   const std::vector<noc::Flit> flits = read_flits(d.flits, sys.codec);
-  mover::MoverMemory mem(0, std::vector<std::uint8_t>(d.memory_bytes, 0));
-  cu::SystemModel system(sys.specs, sys.layout, mem);
-  cu::HostPort port = cu::model_port(system);
-  const auto ends =
-      cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, {flits}, {node},
-                        static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
-                        static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
-                        static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
-  fmt::print("tpugen noc dispatch: {} flit(s) to ({},{}) on the model; retirement flits back:\n", flits.size(), node.x,
-             node.y);
-  nlohmann::ordered_json j = nlohmann::ordered_json::array();
-  for (const auto& f : system.to_orchestrator()) {
-    const noc::Header h = sys.codec.header(f);
-    const auto code = static_cast<std::uint32_t>(sys.codec.get(f, "cu_signal.code"));
-    const auto arg = static_cast<std::uint32_t>(sys.codec.get(f, "cu_signal.arg"));
-    fmt::print("  ({},{}) txn {:3} {:<20} arg 0x{:08x}\n", h.src_x, h.src_y, h.txn, signal_name(spec, code), arg);
-    j.push_back({{"node", {h.src_x, h.src_y}}, {"txn", h.txn}, {"signal", signal_name(spec, code)}, {"arg", arg}});
+  const std::vector<std::uint8_t> memory(d.memory_bytes, 0);
+  const auto dispatch = [&](cu::HostPort& port) {
+    return cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, {flits}, {node},
+                             static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
+                             static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
+                             static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
+  };
+  nlohmann::ordered_json j;
+  int status = kOk;
+  std::vector<noc::Flit> model_flits;
+  if (c.engine != "rtl") {
+    mover::MoverMemory mem(0, memory);
+    cu::SystemModel system(sys.specs, sys.layout, mem);
+    cu::HostPort port = cu::model_port(system);
+    const auto ends = dispatch(port);
+    fmt::print("tpugen noc dispatch: {} flit(s) to ({},{}) on the model; retirement flits back:\n", flits.size(),
+               node.x, node.y);
+    j["model"] = print_arrivals(spec, sys.codec, system.to_orchestrator());
+    model_flits = system.to_orchestrator();
+    const cu::DispatchEnd& e = ends.front();
+    if (e.state == "DONE" || e.state == "FAULT") {
+      fmt::print("the program ended {} ({} instruction(s) retired)\n", e.state, e.retired);
+    } else {
+      fmt::print(stderr, "tpugen: model: {}\n", not_completed(e, system.stuck()));
+      status = kFail;
+    }
   }
-  if (!c.json.empty()) write_file(c.json, j.dump(2) + "\n", "cli.io");
-  const cu::DispatchEnd& e = ends.front();
-  if (e.state == "DONE" || e.state == "FAULT") {
-    fmt::print("the program ended {} ({} instruction(s) retired)\n", e.state, e.retired);
-    return kOk;
+  if (c.engine != "model") {
+    const CuSystemRtl rtl(sys, c);
+    auto run = rtl.start(c, memory);
+    cu::HostPort port = run->port();
+    const auto ends = dispatch(port);
+    const std::uint64_t at = run->cycle();
+    const sim::CuSystemRtlResult r = run->finish();
+    std::vector<noc::Flit> rtl_flits;
+    for (const auto& x : r.rx) rtl_flits.push_back(x.flit);
+    fmt::print("tpugen noc dispatch: {} flit(s) to ({},{}) on the RTL; retirement flits back (by cycle {}):\n",
+               flits.size(), node.x, node.y, at);
+    j["rtl"] = print_arrivals(spec, sys.codec, rtl_flits);
+    const cu::DispatchEnd& e = ends.front();
+    if (e.state == "DONE" || e.state == "FAULT") {
+      fmt::print("the program ended {} ({} instruction(s) retired)\n", e.state, e.retired);
+    } else {
+      fmt::print(stderr, "tpugen: RTL: {}\n",
+                 not_completed(e, {fmt::format("the host waited {} cycles (--timeout {})", at, c.timeout)}));
+      status = kFail;
+    }
+    for (const auto& x : rtl_run_errors(r)) {
+      fmt::print(stderr, "tpugen: RTL: {}\n", x);
+      status = kFail;
+    }
+    if (c.engine == "both") {
+      const bool same = rtl_flits == model_flits;
+      fmt::print("RTL against the model: {}\n", same ? "the same flits, in the same order"
+                                                       : fmt::format("they differ ({} flit(s) on the RTL, {} on the "
+                                                                     "model)", rtl_flits.size(), model_flits.size()));
+      if (!same) status = kFail;
+    }
   }
-  fmt::print(stderr, "tpugen: {}\n", not_completed(e, system.stuck()));
-  return kFail;
+  if (!c.json.empty()) write_file(c.json, (c.engine == "both" ? j : j.begin().value()).dump(2) + "\n", "cli.io");
+  return status;
 }
 
 int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c) {
   if (o.out.empty()) throw Error("cli.usage", "noc gen needs --out");
   CuSystem sys(ctx, spec, o, c);
-  const hdl::RtlContext core(sys.isa, {});
-  const hdl::NocContext fabric(sys.noc, sys.fabric);
-  const hdl::SysnodeContext sysnode(sys.noc, sys.sysnode, sys.mover, sys.specs.agent);
-  const hdl::CuContext cu = hdl::make_cu_context(sys.noc, sys.sysnode, sys.cu, sys.isa, c.cu_params, orch_overrides(c));
-  const auto files = hdl::generate_cu_system({core, fabric, sysnode, cu, sys.layout}, o.out);
+  const CuSystemHdl hdl(sys, c);
+  const auto files = hdl::generate_cu_system(hdl.context(sys.layout), o.out);
   const noc::SystemLayout& l = sys.layout;
   fmt::print("tpugen noc gen: {} on a {} x {} mesh: {} TinyTPU unit(s) (T = {}, MAXDIM = {}) at", hdl::kCuSystemTop,
              l.nx, l.ny, l.cores.size(), sys.isa.param("T"), sys.isa.param("MAXDIM"));
@@ -197,7 +284,10 @@ int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o
 }
 
 int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g) {
-  require_model(c, "noc gemm");
+  if (c.engine != "model")
+    throw Error("cli.engine", fmt::format("noc gemm --engine {}: not yet (issue 15 in progress: noc dispatch runs the "
+                                          "RTL); --engine model runs the reference model",
+                                          c.engine));
   CuSystem sys(ctx, spec, o, c);
   const GemmShape shape = parse_shape(g.gemm);
   const cu::GemmPlan plan = cu::plan_gemm(sys.isa, sys.cu, sys.codec, sys.layout, shape);

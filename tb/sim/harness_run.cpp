@@ -27,9 +27,27 @@ std::string tail(const std::string& text, std::size_t lines) {
   return text.substr(pos == text.size() ? 0 : pos);
 }
 
+}  // namespace
+
+Harness run_file_harness(std::string_view main, std::string_view wire, bool waveform,
+                         std::vector<std::string_view> more) {
+  const fs::path tb(TPUGEN_TB_DIR);
+  Harness h{fs::path(main), {}, waveform ? std::vector<std::string>{"--trace-fst"} : std::vector<std::string>{}};
+  for (const std::string_view f :
+       {main, wire, std::string_view("sim/harness/harness_main.h"), std::string_view("sim/harness/run_file.h"),
+        std::string_view("sim/harness/run_bench.h"), std::string_view("sim/harness/clocked_dut.h"),
+        std::string_view("sim/harness/verilated_top.h"), std::string_view("sim/harness/ports.h"),
+        std::string_view("sim/harness/memory_models.h"), std::string_view("sim/axi/axi_types.h"),
+        std::string_view("sim/axi/axi_memory.h"), std::string_view("sim/axi/axi_checker.h"),
+        std::string_view("sim/axi/axi_master_port.h")})
+    h.files.push_back({tb / fs::path(f), fs::path(f)});
+  for (const std::string_view f : more) h.files.push_back({tb / fs::path(f), fs::path(f)});
+  return h;
+}
+
 /// The result file: its magic, the lines of HarnessRunResult into `r`, the
 /// others to `spec.read`, up to the end line; its status one of `spec.statuses`.
-void read_result(const fs::path& path, const HarnessRunSpec& spec, HarnessRunResult& r) {
+void read_harness_result(const fs::path& path, const HarnessRunSpec& spec, HarnessRunResult& r) {
   std::istringstream in(read_file(path, "rtl.run"));
   std::string text;
   if (!std::getline(in, text) || text != spec.result_magic)
@@ -86,22 +104,6 @@ void read_result(const fs::path& path, const HarnessRunSpec& spec, HarnessRunRes
     throw Error("rtl.run", fmt::format("the simulator's result '{}' has the status '{}'", path.string(), r.status));
 }
 
-}  // namespace
-
-Harness run_file_harness(std::string_view main, std::string_view wire, bool waveform) {
-  const fs::path tb(TPUGEN_TB_DIR);
-  Harness h{fs::path(main), {}, waveform ? std::vector<std::string>{"--trace-fst"} : std::vector<std::string>{}};
-  for (const std::string_view f :
-       {main, wire, std::string_view("sim/harness/harness_main.h"), std::string_view("sim/harness/run_file.h"),
-        std::string_view("sim/harness/run_bench.h"), std::string_view("sim/harness/clocked_dut.h"),
-        std::string_view("sim/harness/verilated_top.h"), std::string_view("sim/harness/ports.h"),
-        std::string_view("sim/harness/memory_models.h"), std::string_view("sim/axi/axi_types.h"),
-        std::string_view("sim/axi/axi_memory.h"), std::string_view("sim/axi/axi_checker.h"),
-        std::string_view("sim/axi/axi_master_port.h")})
-    h.files.push_back({tb / fs::path(f), fs::path(f)});
-  return h;
-}
-
 Error ResultLine::bad(std::string_view why) const {
   return Error("rtl.run", fmt::format("the simulator's result '{}':{}: {}", path.string(), number, why));
 }
@@ -152,7 +154,7 @@ void run_harness(const fs::path& sim, std::span<const std::uint8_t> image, const
   if (!fs::exists(dir / "result.txt"))
     throw Error("rtl.run", fmt::format("{} exited with {} and wrote no result:\n{}", sim.string(), ran.describe(),
                                        tail(ran.output, 30)));
-  read_result(dir / "result.txt", spec, r);
+  read_harness_result(dir / "result.txt", spec, r);
   if (fs::exists(dir / "mem_out.bin")) {
     const std::string bytes = read_file(dir / "mem_out.bin", "rtl.run");
     r.memory.assign(bytes.begin(), bytes.end());

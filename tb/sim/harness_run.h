@@ -25,8 +25,10 @@ namespace tpugen::sim {
 
 /// A run-file harness: `main` (relative to tb/, e.g. "sim/agent/agent_main.cpp"),
 /// its wire header and the shared headers they include; with `waveform`,
-/// built with FST tracing (a separate simulator).
-Harness run_file_harness(std::string_view main, std::string_view wire, bool waveform);
+/// built with FST tracing (a separate simulator); `more` are further
+/// headers it includes (relative to tb/).
+Harness run_file_harness(std::string_view main, std::string_view wire, bool waveform,
+                         std::vector<std::string_view> more = {});
 
 /// What every run-file harness's result gives.
 struct HarnessRunResult {
@@ -76,6 +78,12 @@ struct HarnessRunSpec {
   /// A result line that is not one of HarnessRunResult's (unknown keys included).
   std::function<void(const ResultLine&)> read;
 };
+
+/// Read a result file: its magic, the lines of HarnessRunResult into `r`, the
+/// others to `spec.read`, up to the end line; its status one of
+/// `spec.statuses` (else Error("rtl.run")). What run_harness reads; a
+/// harness run otherwise (cu_system_engine.cpp) reads its result so.
+void read_harness_result(const std::filesystem::path& path, const HarnessRunSpec& spec, HarnessRunResult& r);
 
 /// Run `sim` on `image` and the run description (image.bin and run.txt in
 /// the run directory) with --run, --result, --mem-out and --trace (with a

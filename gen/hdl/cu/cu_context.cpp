@@ -26,6 +26,14 @@ std::string CuContext::file_header(std::string_view module, std::string_view des
   return generated_file_header({module, description, spec_->path, spec_->sha256, params, {}, {}});
 }
 
+int CuContext::orch_addr_bits() const {
+  const auto span = static_cast<std::int64_t>(
+      spec_->orchestrator.address_span(orch_params_["PROG_FLITS"], orch_params_["CHANNELS"]));
+  int w = 1;
+  while ((std::int64_t{1} << w) < span) ++w;
+  return w;
+}
+
 CuContext make_cu_context(const NocSpec& noc, const SystemNodeSpec& sysnode, const ComputeUnitsSpec& spec,
                           const Isa& isa, const std::map<std::string, std::string>& cu,
                           const std::map<std::string, std::string>& orch) {

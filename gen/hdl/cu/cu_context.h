@@ -30,6 +30,9 @@ class CuContext {
   [[nodiscard]] const NocParams& cu_base_params() const { return cu_base_params_; }
   [[nodiscard]] const NocParams& orch_params() const { return orch_params_; }
   [[nodiscard]] const UnitConstants& unit() const { return unit_; }
+  /// ORCH_ADDR_W: the bits of the orchestrator's byte address (its
+  /// registers, the mover window and the staging slots).
+  [[nodiscard]] int orch_addr_bits() const;
   /// The core's build parameters the unit's RTL reads (T, MAXDIM, IMEM_SIZE,
   /// DMA_WORDS); empty when the context builds no unit.
   [[nodiscard]] const std::map<std::string, std::int64_t>& core() const { return core_; }

@@ -73,8 +73,7 @@ package tpu_cu_pkg;
   lp.add("ORCH_DATA_W", o.data_bits, "the AXI4-Lite slave's data");
   const std::int64_t prog_flits = ctx.orch_params()["PROG_FLITS"];
   const std::int64_t channels = ctx.orch_params()["CHANNELS"];
-  lp.add("ORCH_ADDR_W", bits_for(static_cast<std::int64_t>(o.address_span(prog_flits, channels))),
-         "its byte address: registers, mover window and staging slots");
+  lp.add("ORCH_ADDR_W", ctx.orch_addr_bits(), "its byte address: registers, mover window and staging slots");
   lp.add("PROG_FLITS", prog_flits, "staging slots");
   lp.add("SLOT_W", bits_for(prog_flits), "bits of a slot index");
   lp.add("CHANNELS", channels, "dispatch channels");
