@@ -284,10 +284,6 @@ int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o
 }
 
 int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g) {
-  if (c.engine != "model")
-    throw Error("cli.engine", fmt::format("noc gemm --engine {}: not yet (issue 15 in progress: noc dispatch runs the "
-                                          "RTL); --engine model runs the reference model",
-                                          c.engine));
   CuSystem sys(ctx, spec, o, c);
   const GemmShape shape = parse_shape(g.gemm);
   const cu::GemmPlan plan = cu::plan_gemm(sys.isa, sys.cu, sys.codec, sys.layout, shape);
@@ -300,52 +296,110 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
                                          b.cols));
   const std::uint8_t fill = 0xA5;
   const std::vector<std::uint8_t> before = cu::gemm_memory(plan, a, b, fill);
-  mover::MoverMemory mem(0, before);
-  cu::SystemModel system(sys.specs, sys.layout, mem);
-  cu::HostPort port = cu::model_port(system);
-  const auto ends = cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, plan.programs, sys.layout.cores,
-                                      static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
-                                      static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
-                                      static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
-  fmt::print("tpugen noc gemm: {}x{}x{} on {} unit(s) of a {} x {} mesh (T = {}, MAXDIM = {}), {} block(s), model\n",
-             shape.m, shape.k, shape.n, sys.layout.cores.size(), sys.layout.nx, sys.layout.ny, sys.isa.param("T"),
+  const Int8Matrix want = reference_gemm(a, b, false);
+  const auto dispatch = [&](cu::HostPort& port) {
+    return cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, plan.programs, sys.layout.cores,
+                             static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
+                             static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
+                             static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
+  };
+  fmt::print("tpugen noc gemm: {}x{}x{} on {} unit(s) of a {} x {} mesh (T = {}, MAXDIM = {}), {} block(s)\n", shape.m,
+             shape.k, shape.n, sys.layout.cores.size(), sys.layout.nx, sys.layout.ny, sys.isa.param("T"),
              sys.isa.param("MAXDIM"), plan.blocks.size());
   int status = kOk;
-  for (const auto& e : ends)
-    if (e.state != "DONE") {
-      fmt::print(stderr, "tpugen: {}\n", not_completed(e, system.stuck()));
+  nlohmann::ordered_json j;
+  j["engine"] = c.engine;
+  j["shape"] = {shape.m, shape.k, shape.n};
+  j["cores"] = sys.layout.cores.size();
+  j["blocks"] = plan.blocks.size();
+  // One engine's end: every program DONE, C equal to clip(A @ B), nothing
+  // outside C changed.
+  const auto judge = [&](std::string_view engine, const std::vector<cu::DispatchEnd>& ends,
+                         const std::vector<std::string>& stuck, const std::vector<std::uint8_t>& after) {
+    bool ok = true;
+    for (const auto& e : ends)
+      if (e.state != "DONE") {
+        fmt::print(stderr, "tpugen: {}: {}\n", engine, not_completed(e, stuck));
+        ok = false;
+      }
+    const Int8Matrix cm = cu::gemm_c(plan, after);
+    std::size_t wrong = 0, outside = 0;
+    for (std::size_t i = 0; i < want.data.size(); ++i) wrong += cm.data[i] != want.data[i];
+    const std::uint64_t row_bytes = static_cast<std::uint64_t>(plan.c_stride) * 32;
+    for (std::uint64_t i = 0; i < before.size(); ++i) {
+      const bool in_c = i >= plan.c_addr && i < plan.c_addr + static_cast<std::uint64_t>(shape.m) * row_bytes &&
+                        (i - plan.c_addr) % row_bytes < static_cast<std::uint64_t>(shape.n);
+      if (!in_c && (i >= after.size() || after[i] != before[i])) ++outside;
+    }
+    fmt::print("  {}: C against clip(A @ B): {}; memory outside C: {}\n", engine,
+               wrong == 0 ? "equal" : fmt::format("{} element(s) differ", wrong),
+               outside == 0 ? "unchanged" : fmt::format("{} byte(s) changed", outside));
+    j["c_equal"] = wrong == 0 && (!j.contains("c_equal") || j["c_equal"].get<bool>());
+    j["outside_c_unchanged"] = outside == 0 && (!j.contains("outside_c_unchanged") || j["outside_c_unchanged"].get<bool>());
+    if (!g.c_out.empty()) write_npy_int8(g.c_out, cm);
+    return ok && wrong == 0 && outside == 0;
+  };
+  std::vector<std::uint8_t> model_after;
+  if (c.engine != "rtl") {
+    mover::MoverMemory mem(0, before);
+    cu::SystemModel system(sys.specs, sys.layout, mem);
+    cu::HostPort port = cu::model_port(system);
+    const auto ends = dispatch(port);
+    if (!judge("model", ends, system.stuck(), mem.bytes())) status = kFail;
+    fmt::print("  model: flits moved {}\n", system.flits());
+    j["flits"] = system.flits();
+    model_after = mem.bytes();
+  }
+  if (c.engine != "model") {
+    const CuSystemRtl rtl(sys, c);
+    auto run = rtl.start(c, before);
+    cu::HostPort port = run->port();
+    const auto ends = dispatch(port);
+    const std::uint64_t at = run->cycle();
+    const sim::CuSystemRtlResult r = run->finish();
+    if (!judge("RTL", ends, {fmt::format("the host waited {} cycles (--timeout {})", at, c.timeout)}, r.memory))
+      status = kFail;
+    for (const auto& x : rtl_run_errors(r)) {
+      fmt::print(stderr, "tpugen: RTL: {}\n", x);
       status = kFail;
     }
-  const Int8Matrix cm = cu::gemm_c(plan, mem.bytes());
-  const Int8Matrix want = reference_gemm(a, b, false);
-  std::size_t wrong = 0, outside = 0;
-  for (std::size_t i = 0; i < want.data.size(); ++i) wrong += cm.data[i] != want.data[i];
-  const std::uint64_t row_bytes = static_cast<std::uint64_t>(plan.c_stride) * 32;
-  for (std::uint64_t i = 0; i < before.size(); ++i) {
-    const bool in_c = i >= plan.c_addr && i < plan.c_addr + static_cast<std::uint64_t>(shape.m) * row_bytes &&
-                      (i - plan.c_addr) % row_bytes < static_cast<std::uint64_t>(shape.n);
-    if (!in_c && mem.bytes()[i] != before[i]) ++outside;
-  }
-  fmt::print("  C against clip(A @ B): {}; memory outside C: {}\n",
-             wrong == 0 ? "equal" : fmt::format("{} element(s) differ", wrong),
-             outside == 0 ? "unchanged" : fmt::format("{} byte(s) changed", outside));
-  fmt::print("  flits moved {}; cycles, utilization and core_busy: the RTL's (--engine rtl)\n", system.flits());
-  if (wrong != 0 || outside != 0) status = kFail;
-  if (!g.c_out.empty()) write_npy_int8(g.c_out, cm);
-  if (!c.json.empty()) {
-    nlohmann::ordered_json j;
-    j["engine"] = "model";
-    j["shape"] = {shape.m, shape.k, shape.n};
-    j["cores"] = sys.layout.cores.size();
-    j["blocks"] = plan.blocks.size();
+    std::uint64_t flits = 0;
+    for (const auto n : r.injected) flits += n;
+    const std::uint64_t cycles = r.first_inject && r.last_rx >= *r.first_inject ? r.last_rx - *r.first_inject + 1 : 0;
+    const double peak = static_cast<double>(sys.layout.cores.size()) * static_cast<double>(sys.isa.param("T")) *
+                        static_cast<double>(sys.isa.param("T"));
+    const double util = cycles == 0 ? 0.0
+                                    : static_cast<double>(shape.m) * static_cast<double>(shape.k) *
+                                          static_cast<double>(shape.n) / (static_cast<double>(cycles) * peak);
+    fmt::print("  RTL: {} cycles from the first dispatch to the last retirement, {:.1f}% of the {}-core peak ({} "
+               "MAC/cycle); {} flits moved\n",
+               cycles, 100.0 * util, sys.layout.cores.size(), peak, flits);
+    nlohmann::ordered_json busy = nlohmann::ordered_json::array();
+    std::string shares;
+    for (std::size_t u = 0; u < r.busy.size(); ++u) {
+      const double share = cycles == 0 ? 0.0 : static_cast<double>(r.busy[u]) / static_cast<double>(cycles);
+      busy.push_back(share);
+      shares += fmt::format(" ({},{}) {:.1f}%", sys.layout.cores[u].x, sys.layout.cores[u].y, 100.0 * share);
+    }
+    fmt::print("  RTL: the share of those cycles each unit was executing an instruction:{}\n", shares);
+    j["cycles"] = cycles;
+    j["utilization"] = util;
+    j["flits"] = flits;
+    j["core_busy"] = busy;
+    if (c.engine == "both") {
+      std::size_t differ = 0;
+      for (std::size_t i = 0; i < before.size(); ++i) differ += i >= r.memory.size() || r.memory[i] != model_after[i];
+      fmt::print("  RTL against the model: the memory after the run {}\n",
+                 differ == 0 ? "is the same" : fmt::format("differs in {} byte(s)", differ));
+      j["rtl_equals_model"] = differ == 0;
+      if (differ != 0) status = kFail;
+    }
+  } else {
     j["cycles"] = nullptr;
     j["utilization"] = nullptr;
-    j["flits"] = system.flits();
     j["core_busy"] = nullptr;
-    j["c_equal"] = wrong == 0;
-    j["outside_c_unchanged"] = outside == 0;
-    write_file(c.json, j.dump(2) + "\n", "cli.io");
   }
+  if (!c.json.empty()) write_file(c.json, j.dump(2) + "\n", "cli.io");
   return status;
 }
 
