@@ -386,6 +386,12 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
     j["utilization"] = util;
     j["flits"] = flits;
     j["core_busy"] = busy;
+    nlohmann::ordered_json injected = nlohmann::ordered_json::object();
+    for (std::size_t n = 0; n < r.injected.size(); ++n)
+      if (r.injected[n] != 0)
+        injected[fmt::format("{},{}", n % static_cast<std::size_t>(sys.layout.nx),
+                             n / static_cast<std::size_t>(sys.layout.nx))] = r.injected[n];
+    j["injected"] = injected;  // per node X,Y: flits it sent into the mesh
     if (c.engine == "both") {
       std::size_t differ = 0;
       for (std::size_t i = 0; i < before.size(); ++i) differ += i >= r.memory.size() || r.memory[i] != model_after[i];
