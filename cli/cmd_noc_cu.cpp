@@ -99,11 +99,28 @@ struct CuSystemRtl {
   CuSystemRtl(const CuSystem& sys, const NocCuOpts& c)
       : hdl(sys, c), sim(sim::ensure_cu_system_simulator(hdl.context(sys.layout), c.rtl.cache_root(), print_build_progress)) {}
 
-  [[nodiscard]] std::unique_ptr<sim::CuSystemRun> start(const NocCuOpts& c, std::span<const std::uint8_t> image) const {
+  /// What a host's dispatch on the RTL gave: the channels' ends, the cycles
+  /// the host waited, the run's result.
+  struct Outcome {
+    std::vector<cu::DispatchEnd> ends;
+    std::uint64_t waited = 0;
+    sim::CuSystemRtlResult result;
+  };
+
+  /// Run `dispatch` (the host) on the simulator over `image`, with the
+  /// engine's conditions from the flags.
+  [[nodiscard]] Outcome run(const NocCuOpts& c, std::span<const std::uint8_t> image,
+                            const std::function<std::vector<cu::DispatchEnd>(cu::HostPort&)>& dispatch) const {
     sim::CuSystemConditions k;
     k.latency = c.rtl.latency;
     k.timeout = c.timeout;
-    return std::make_unique<sim::CuSystemRun>(sim, image, k);
+    sim::CuSystemRun run(sim, image, k);
+    cu::HostPort port = run.port();
+    Outcome o;
+    o.ends = dispatch(port);
+    o.waited = run.cycle();
+    o.result = run.finish();
+    return o;
   }
 };
 
@@ -231,12 +248,7 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     }
   }
   if (c.engine != "model") {
-    const CuSystemRtl rtl(sys, c);
-    auto run = rtl.start(c, memory);
-    cu::HostPort port = run->port();
-    const auto ends = dispatch(port);
-    const std::uint64_t at = run->cycle();
-    const sim::CuSystemRtlResult r = run->finish();
+    const auto [ends, at, r] = CuSystemRtl(sys, c).run(c, memory, dispatch);
     std::vector<noc::Flit> rtl_flits;
     for (const auto& x : r.rx) rtl_flits.push_back(x.flit);
     fmt::print("tpugen noc dispatch: {} flit(s) to ({},{}) on the RTL; retirement flits back (by cycle {}):\n",
@@ -351,12 +363,7 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
     model_after = mem.bytes();
   }
   if (c.engine != "model") {
-    const CuSystemRtl rtl(sys, c);
-    auto run = rtl.start(c, before);
-    cu::HostPort port = run->port();
-    const auto ends = dispatch(port);
-    const std::uint64_t at = run->cycle();
-    const sim::CuSystemRtlResult r = run->finish();
+    const auto [ends, at, r] = CuSystemRtl(sys, c).run(c, before, dispatch);
     if (!judge("RTL", ends, {fmt::format("the host waited {} cycles (--timeout {})", at, c.timeout)}, r.memory))
       status = kFail;
     for (const auto& x : rtl_run_errors(r)) {

@@ -48,8 +48,8 @@ LAYERS = {
 # Where an include's path is looked up, after the including file's own folder.
 INCLUDE_ROOTS = ["gen", "tb", "."]
 # Generated next to the harnesses in their Verilator builds (sim_config.h, noc_config.h, mover_config.h,
-# agent_config.h).
-GENERATED = {"sim_config.h", "noc_config.h", "mover_config.h", "agent_config.h"}
+# agent_config.h, cu_system_config.h).
+GENERATED = {"sim_config.h", "noc_config.h", "mover_config.h", "agent_config.h", "cu_system_config.h"}
 # CMake targets built from tb/ and cli/, which no gen/ library may link.
 UPPER_TARGETS = ["tpugen_model", "tpugen_sim", "tpugen_fuzz", "tpugen_fuzz_rtl", "tpugen"]
 
