@@ -241,6 +241,9 @@ Command noc_command() {
               cmd.add_option("--timeout", cu_opts->timeout, "cycles the host waits for every program to end")
                   ->capture_default_str();
               cmd.add_option("--json", cu_opts->json, "write the result as JSON");
+              cmd.add_option("--latency", cu_opts->rtl.latency,
+                             "the RTL's memory: cycles from AR / the last W to R / B, beyond the next")
+                  ->capture_default_str();
               add_rtl_cache_flags(cmd, cu_opts->rtl, "RTL engine");
             };
             auto dsp = std::make_shared<NocDispatchOpts>();
