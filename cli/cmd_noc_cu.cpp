@@ -70,6 +70,16 @@ struct CuSystem {
     layout = noc::make_layout(fabric.nx(), fabric.ny(), c.cores, nodes, static_cast<int>(specs.agent["MEM_PORTS"]));
     (void)evaluate_unit(cu.require_unit("tinytpu"), isa.params().scope());  // the core's parameters fit the unit
   }
+
+  /// The host's dispatch of `programs` to `nodes` through `port`, with the
+  /// wrapper's and the orchestrator's parameters.
+  [[nodiscard]] std::vector<cu::DispatchEnd> dispatch(cu::HostPort& port,
+                                                      const std::vector<std::vector<noc::Flit>>& programs,
+                                                      const std::vector<noc::Coord>& nodes) const {
+    return cu::host_dispatch(cu.orchestrator, codec, port, programs, nodes, static_cast<int>(specs.cu_base["INST_DEPTH"]),
+                             static_cast<int>(specs.orchestrator["PROG_FLITS"]),
+                             static_cast<int>(specs.orchestrator["CHANNELS"]));
+  }
 };
 
 /// The generator's contexts of a system (what its RTL is generated from).
@@ -221,14 +231,18 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
   }
   const std::vector<noc::Flit> flits = read_flits(d.flits, sys.codec);
   const std::vector<std::uint8_t> memory(d.memory_bytes, 0);
-  const auto dispatch = [&](cu::HostPort& port) {
-    return cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, {flits}, {node},
-                             static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
-                             static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
-                             static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
-  };
+  const auto dispatch = [&](cu::HostPort& port) { return sys.dispatch(port, {flits}, {node}); };
   nlohmann::ordered_json j;
   int status = kOk;
+  // The program's end on one engine: DONE or FAULT, else why not.
+  const auto report = [&](std::string_view engine, const cu::DispatchEnd& e, const std::vector<std::string>& stuck) {
+    if (e.state == "DONE" || e.state == "FAULT") {
+      fmt::print("the program ended {} ({} instruction(s) retired)\n", e.state, e.retired);
+    } else {
+      fmt::print(stderr, "tpugen: {}: {}\n", engine, not_completed(e, stuck));
+      status = kFail;
+    }
+  };
   std::vector<noc::Flit> model_flits;
   if (c.engine != "rtl") {
     mover::MoverMemory mem(0, memory);
@@ -239,13 +253,7 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
                node.x, node.y);
     j["model"] = print_arrivals(spec, sys.codec, system.to_orchestrator());
     model_flits = system.to_orchestrator();
-    const cu::DispatchEnd& e = ends.front();
-    if (e.state == "DONE" || e.state == "FAULT") {
-      fmt::print("the program ended {} ({} instruction(s) retired)\n", e.state, e.retired);
-    } else {
-      fmt::print(stderr, "tpugen: model: {}\n", not_completed(e, system.stuck()));
-      status = kFail;
-    }
+    report("model", ends.front(), system.stuck());
   }
   if (c.engine != "model") {
     const auto [ends, at, r] = CuSystemRtl(sys, c).run(c, memory, dispatch);
@@ -254,14 +262,7 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     fmt::print("tpugen noc dispatch: {} flit(s) to ({},{}) on the RTL; retirement flits back (by cycle {}):\n",
                flits.size(), node.x, node.y, at);
     j["rtl"] = print_arrivals(spec, sys.codec, rtl_flits);
-    const cu::DispatchEnd& e = ends.front();
-    if (e.state == "DONE" || e.state == "FAULT") {
-      fmt::print("the program ended {} ({} instruction(s) retired)\n", e.state, e.retired);
-    } else {
-      fmt::print(stderr, "tpugen: RTL: {}\n",
-                 not_completed(e, {fmt::format("the host waited {} cycles (--timeout {})", at, c.timeout)}));
-      status = kFail;
-    }
+    report("RTL", ends.front(), {fmt::format("the host waited {} cycles (--timeout {})", at, c.timeout)});
     for (const auto& x : rtl_run_errors(r)) {
       fmt::print(stderr, "tpugen: RTL: {}\n", x);
       status = kFail;
@@ -309,12 +310,7 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
   const std::uint8_t fill = 0xA5;
   const std::vector<std::uint8_t> before = cu::gemm_memory(plan, a, b, fill);
   const Int8Matrix want = reference_gemm(a, b, false);
-  const auto dispatch = [&](cu::HostPort& port) {
-    return cu::host_dispatch(sys.cu.orchestrator, sys.codec, port, plan.programs, sys.layout.cores,
-                             static_cast<int>(sys.specs.cu_base["INST_DEPTH"]),
-                             static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]),
-                             static_cast<int>(sys.specs.orchestrator["CHANNELS"]));
-  };
+  const auto dispatch = [&](cu::HostPort& port) { return sys.dispatch(port, plan.programs, sys.layout.cores); };
   fmt::print("tpugen noc gemm: {}x{}x{} on {} unit(s) of a {} x {} mesh (T = {}, MAXDIM = {}), {} block(s)\n", shape.m,
              shape.k, shape.n, sys.layout.cores.size(), sys.layout.nx, sys.layout.ny, sys.isa.param("T"),
              sys.isa.param("MAXDIM"), plan.blocks.size());

@@ -2,9 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <sstream>
 
+#include "sim/cu/cu_system_wire.h"
+#include "sim/system_node_harness.h"
 #include "util/diag.h"
 #include "util/file_io.h"
 #include "util/process.h"
@@ -15,8 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kRunMagic = "tpugen-cu-system-run 1";  // cu_system_wire.h
-constexpr const char* kResultMagic = "tpugen-cu-system-result 1";
+namespace wire = tpusim::cu_system_wire;
 
 std::vector<std::string> words_of(const std::string& line) {
   std::istringstream in(line);
@@ -52,13 +52,13 @@ std::string cu_system_config_header(const hdl::CuSystemContext& ctx) {
       "inline constexpr unsigned kFlitBits = {};\n"
       "inline constexpr unsigned kDataBytes = {};     // the AXI4 data bus: one word\n"
       "inline constexpr unsigned kAddrBits = {};\n"
-      "inline constexpr unsigned kIdBits = 2;        // the system node's {{master, id}}\n"
+      "inline constexpr unsigned kIdBits = {};        // the system node's {{master, id}}\n"
       "inline constexpr unsigned kMaxBurst = {};\n"
       "inline constexpr unsigned kHostDataBytes = {}; // the orchestrator's AXI4-Lite data\n"
       "inline constexpr unsigned kHostAddrBits = {};\n"
       "}}  // namespace cu_system_config\n",
       TPUGEN_VERSION, l.cores.size(), l.nx * l.ny, l.orchestrator.y * l.nx + l.orchestrator.x, ns.flit_bits(),
-      s.word_bytes(), ns.address_bits, s.axi.max_burst_beats, ctx.cu.spec().orchestrator.data_bits / 8,
+      s.word_bytes(), ns.address_bits, kSysnodeIdBits, s.axi.max_burst_beats, ctx.cu.spec().orchestrator.data_bits / 8,
       ctx.cu.orch_addr_bits(), fmt::arg("top", hdl::kCuSystemTop));
 }
 
@@ -86,15 +86,11 @@ fs::path ensure_cu_system_simulator(const hdl::CuSystemContext& ctx, const fs::p
 CuSystemRun::CuSystemRun(const fs::path& sim, std::span<const std::uint8_t> image, const CuSystemConditions& c)
     : conditions_(c), dir_(std::make_unique<RunDir>(c.work_dir, "tpugen-cu-system-")), sim_path_(sim) {
   const fs::path& dir = dir_->path();
-  {
-    std::ofstream img(dir / "image.bin", std::ios::binary);
-    img.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
-    if (!img) throw Error("rtl.io", fmt::format("cannot write '{}'", (dir / "image.bin").string()));
-  }
+  write_image(dir / "image.bin", image);
   write_file(dir / "run.txt",
              fmt::format("{}\nimage {}\nlatency {}\nready_stall {}\nvalid_stall {}\nhost_delay {}\nhost_stall {}\n"
                          "seed {}\nmax_cycles {}\n",
-                         kRunMagic, (dir / "image.bin").string(), c.latency, c.ready_stall, c.valid_stall,
+                         wire::kRunMagic, (dir / "image.bin").string(), c.latency, c.ready_stall, c.valid_stall,
                          c.host_delay, c.host_stall, c.seed, c.timeout + 100000),
              "rtl.io");
   ProcessSpec p;
@@ -176,7 +172,7 @@ CuSystemRtlResult CuSystemRun::finish() {
                                        ended.describe(), r.output));
   static const char* const kStatuses[] = {"done", "timeout", "assertion"};
   HarnessRunSpec spec;
-  spec.result_magic = kResultMagic;
+  spec.result_magic = wire::kResultMagic;
   spec.statuses = kStatuses;
   spec.read = [&r](const ResultLine& l) {
     if (l.key == "cycles") {

@@ -104,6 +104,12 @@ void read_harness_result(const fs::path& path, const HarnessRunSpec& spec, Harne
     throw Error("rtl.run", fmt::format("the simulator's result '{}' has the status '{}'", path.string(), r.status));
 }
 
+void write_image(const fs::path& path, std::span<const std::uint8_t> image) {
+  std::ofstream img(path, std::ios::binary);
+  img.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
+  if (!img) throw Error("rtl.io", fmt::format("cannot write '{}'", path.string()));
+}
+
 Error ResultLine::bad(std::string_view why) const {
   return Error("rtl.run", fmt::format("the simulator's result '{}':{}: {}", path.string(), number, why));
 }
@@ -123,11 +129,7 @@ void run_harness(const fs::path& sim, std::span<const std::uint8_t> image, const
                  HarnessRunResult& r) {
   const RunDir run_dir(spec.work_dir, std::string(spec.stem));
   const fs::path& dir = run_dir.path();
-  {
-    std::ofstream img(dir / "image.bin", std::ios::binary);
-    img.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
-    if (!img) throw Error("rtl.io", fmt::format("cannot write '{}'", (dir / "image.bin").string()));
-  }
+  write_image(dir / "image.bin", image);
   write_file(dir / "run.txt", spec.describe(dir / "image.bin"), "rtl.io");
 
   ProcessSpec p;

@@ -79,6 +79,9 @@ struct HarnessRunSpec {
   std::function<void(const ResultLine&)> read;
 };
 
+/// Write a memory image for a harness's run (Error("rtl.io") when it cannot).
+void write_image(const std::filesystem::path& path, std::span<const std::uint8_t> image);
+
 /// Read a result file: its magic, the lines of HarnessRunResult into `r`, the
 /// others to `spec.read`, up to the end line; its status one of
 /// `spec.statuses` (else Error("rtl.run")). What run_harness reads; a
