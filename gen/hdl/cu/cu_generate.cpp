@@ -12,6 +12,8 @@ namespace tpugen::hdl {
 
 std::vector<std::string> cu_rtl_files() { return primitive_files(std::vector<std::string_view>{"prim", "cu"}); }
 
+bool cu_file_needs_core(std::string_view stem) { return stem == "tpu_noc_tinytpu_unit" || stem == "tpu_noc_tinytpu_cu"; }
+
 void append_new(std::vector<ConfigFile>& files, std::vector<ConfigFile> more) {
   for (auto& f : more) {
     bool seen = false;
@@ -26,8 +28,7 @@ std::vector<ConfigFile> cu_config_files(const CuContext& ctx, const NocContext& 
   files.push_back({"tpu_cu_pkg.sv", emit_tpu_cu_pkg(ctx), "tpu_cu_pkg.sv (generated)"});
   for (const auto& p : cu_rtl_files()) {
     const std::filesystem::path path(p);
-    const bool needs_core = path.stem() == "tpu_noc_tinytpu_unit" || path.stem() == "tpu_noc_tinytpu_cu";
-    if (needs_core && !with_unit) continue;
+    if (cu_file_needs_core(path.stem().string()) && !with_unit) continue;
     files.push_back({path.filename().string(), hand_written_file(path, path.stem().string(), {}),
                      "rtl/" + path.parent_path().filename().string() + "/" + path.filename().string()});
   }

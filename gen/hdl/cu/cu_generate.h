@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +20,10 @@ namespace tpugen::hdl {
 
 /// The hand-written files: rtl/prim, then rtl/cu, in compile order.
 std::vector<std::string> cu_rtl_files();
+
+/// Whether a hand-written rtl/cu file (by its stem) needs the core's
+/// configuration before it: the TinyTPU unit and its node wrapper do.
+bool cu_file_needs_core(std::string_view stem);
 
 /// Append the files of `more` whose names `files` does not hold yet (a
 /// primitive two parts share is written once, where it first comes).
