@@ -244,6 +244,7 @@ Command noc_command() {
               cmd.add_option("--latency", cu_opts->rtl.latency,
                              "the RTL's memory: cycles from AR / the last W to R / B, beyond the next")
                   ->capture_default_str();
+              cmd.add_option("--trace", cu_opts->trace, "write an FST waveform of the RTL run (its own simulator)");
               add_rtl_cache_flags(cmd, cu_opts->rtl, "RTL engine");
             };
             auto dsp = std::make_shared<NocDispatchOpts>();

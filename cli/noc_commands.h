@@ -85,6 +85,7 @@ struct NocCuOpts {
   std::string engine = "model";
   std::uint64_t timeout = 1000000;  ///< cycles
   std::string json;
+  std::string trace;  ///< an FST waveform of the RTL run, or empty
   RtlEngineFlags rtl;
 };
 struct NocDispatchOpts {

@@ -10,10 +10,13 @@
 //          b_recv says a peer's multicast brings them; the core starts at
 //          once, and an operand read of a row that has not arrived waits for
 //          it (bytes outside the block read as zeros). The core's C writes
-//          are merged into whole 32-byte words (a byte mask a word); a word
-//          stored in full goes out at once as a one-word MEM_WR_REQ; when the
-//          core is done, every word stored only in part is read, merged and
-//          written back. The RUN retires once every write is acknowledged.
+//          are merged into whole 32-byte words (a byte mask a word); the
+//          words stored in full leave while the core runs, a row's
+//          consecutive ones as one MEM_WR_REQ burst (at most MEM_WRITE_BEATS
+//          words), their data read from C in cycles the core's writes leave
+//          the RAM free; when the core is done, every word stored only in
+//          part is read, merged and written back. The RUN retires once every
+//          write is acknowledged.
 //   STATUS one of the unit's counters.
 //
 // Faults (exec_fault with {code, detail}): UNKNOWN_OPCODE, MISALIGNED,
@@ -161,18 +164,40 @@ module tpu_noc_tinytpu_unit #(
     plain_read = f;
   endfunction
 
-  function automatic logic [FW-1:0] write_req(input logic [AddrW-1:0] addr);
+  // A write of `beats` words from `addr` (acknowledgements are counted, not matched).
+  function automatic logic [FW-1:0] write_req(input logic [AddrW-1:0] addr, input int beats);
     logic [FW-1:0] f;
     f = header(tpu_noc_pkg::TYPE_MEM_WR_REQ, 8'd0);
-    f[tpu_noc_pkg::MEM_REQ_ADDR_LSB +: AddrW] = addr;  // len 0: one word
+    f[tpu_noc_pkg::MEM_REQ_ADDR_LSB +: AddrW] = addr;
+    f[tpu_noc_pkg::MEM_REQ_LEN_LSB +: tpu_noc_pkg::MEM_REQ_LEN_W] = tpu_noc_pkg::MEM_REQ_LEN_W'(beats - 1);
     write_req = f;
   endfunction
 
-  function automatic logic [FW-1:0] write_data(input logic [W-1:0] word);
+  // One of its words, `last` on the final one.
+  function automatic logic [FW-1:0] write_data(input logic [W-1:0] word, input logic last);
     logic [FW-1:0] f;
     f = header(tpu_noc_pkg::TYPE_MEM_WR_DATA, 8'd0);
+    f[tpu_noc_pkg::LAST_LSB] = last;
     f[W-1:0] = word;
     write_data = f;
+  endfunction
+
+  // A C word's buffer index, and the word after it in memory within a
+  // burst: along the row's whole words, then the next row's first.
+  function automatic logic [BufAW-1:0] c_index(input logic [DimW-1:0] r, input logic [BufAW-1:0] w);
+    c_index = BufAW'(32'(r) * RowWords + 32'(w));
+  endfunction
+
+  function automatic logic [DimW+BufAW-1:0] c_after(input logic [DimW-1:0] r, input logic [BufAW-1:0] w,
+                                                    input logic [DimW-1:0] full_words);
+    c_after = (32'(w) + 1 < 32'(full_words)) ? {r, w + 1'b1} : {r + 1'b1, BufAW'(0)};
+  endfunction
+
+  // The first set bit of a row-major word map, and whether there is one.
+  function automatic logic [BufAW:0] first_word(input logic [BufWords-1:0] map);
+    first_word = '0;
+    for (int i = BufWords - 1; i >= 0; i--)
+      if (map[i]) first_word = {1'b1, BufAW'(i)};
   endfunction
 
   // ---------------------------------------------------------------------
@@ -361,13 +386,17 @@ module tpu_noc_tinytpu_unit #(
   assign rd_inside = rd_req_sel ? (rd_row < k_q) : (rd_row < m_q);
   assign rd_have   = !rd_inside || (rd_req_sel ? b_arrived_q[rd_word] : a_arrived_q[rd_word]);
 
-  localparam int RspDepth = 2;
+  // A read taken in cycle j is in the RAM stage in j+1 and in the FIFO in
+  // j+2: three places let the core take a word every cycle.
+  localparam int RspDepth = 3;
   logic                          rd_s_q, rd_s_sel_q, rd_s_inside_q;
   logic [OffW-1:0]               rd_s_col_q;
   logic [$clog2(RspDepth+1)-1:0] rsp_usage;
   logic [RdBytes*8-1:0]          rsp_data;
   logic                          rsp_fifo_ready;  // always: the read stage counted the room
-  assign rd_req_ready = state_q == SRunCore && rd_have && 32'(rsp_usage) + 32'(rd_s_q) < RspDepth;
+  logic running;  // the core runs: its reads and writes are taken
+  assign running      = state_q == SRunIssue || state_q == SRunCore;
+  assign rd_req_ready = running && rd_have && 32'(rsp_usage) + 32'(rd_s_q) < RspDepth;
   assign ab_re        = rd_req_valid && rd_req_ready && rd_inside;
   assign ab_rsel      = rd_req_sel;
   assign ab_raddr     = rd_word;
@@ -392,7 +421,7 @@ module tpu_noc_tinytpu_unit #(
   );
 
   // ---------------------------------------------------------------------
-  // C writes: merged into byte-masked words, whole words flushed at once
+  // C writes: merged into byte-masked words, whole words written in bursts
   // ---------------------------------------------------------------------
   logic [DimW-1:0]  wr_row;
   logic [OffW-1:0]  wr_col;
@@ -415,8 +444,6 @@ module tpu_noc_tinytpu_unit #(
   // Stage 2: the write while its word is read; forwarded from the previous write.
   logic             s2_q, s2_touched_q;
   logic [BufAW-1:0] s2_word_q;
-  logic [DimW-1:0]  s2_row_q;
-  logic [2:0]       s2_cw_q;
   logic [WB-1:0]    s2_mask_q;
   logic [W-1:0]     s2_bytes_q;
   logic             fwd_q;
@@ -424,7 +451,6 @@ module tpu_noc_tinytpu_unit #(
   logic [W+WB-1:0]  fwd_data_q;
   logic [W+WB-1:0]  s2_old, s2_new;
   logic             s2_full;
-  logic [AddrW-1:0] s2_addr;
   always_comb begin
     s2_old = (fwd_q && fwd_word_q == s2_word_q) ? fwd_data_q : (s2_touched_q ? c_rdata : '0);
     s2_new = s2_old;
@@ -432,35 +458,113 @@ module tpu_noc_tinytpu_unit #(
       if (s2_mask_q[b]) s2_new[8*b +: 8] = s2_bytes_q[8*b +: 8];
     s2_new[W +: WB] = s2_old[W +: WB] | s2_mask_q;
     s2_full = &s2_new[W +: WB];
-    s2_addr = c_addr_q + AddrW'(32'(s2_row_q) * 32'(c_stride_q) * WB) + AddrW'(32'(s2_cw_q) * WB);
   end
 
-  // Whole words to write: {address, data}.
-  localparam int FlushDepth = 4;
-  logic                            flush_valid, flush_pop;
-  logic [AddrW+W-1:0]              flush_out;
-  logic [$clog2(FlushDepth+1)-1:0] flush_usage;
-  logic                            flush_fifo_ready;  // always: a write is taken only with room
-  tpu_fifo #(.Width(AddrW + W), .Depth(FlushDepth)) u_flush (
+  // The C words stored in full and not yet written (once full, a word stays
+  // full: a later write of it marks it again, and it is written again).
+  logic [BufWords-1:0] c_ready_q;
+
+  // The next burst: the first ready word and the ready words after it in
+  // memory (along the row; into the next row's first word when C's rows are
+  // packed), at most Beats. It goes out unless the word after it is being
+  // filled (stored into in part): it cannot grow (Beats words, the next
+  // word past the row's whole words or the block), or the next word is not
+  // begun (it may come much later, or never); the drain sends the rest.
+  localparam int Beats = tpu_cu_pkg::MEM_WRITE_BEATS;
+  localparam int BeatW = $clog2(Beats + 1);
+  logic [BufAW-1:0] wb_first;
+  logic             wb_found, wb_whole;
+  logic [DimW-1:0]  wb_row;
+  logic [BufAW-1:0] wb_cw;
+  logic [BeatW-1:0] wb_len;
+  logic [DimW-1:0]  c_full_words;  // the whole 32-byte words of a block row
+  logic             c_packed;      // a row's last word is followed in memory by the next row's first
+  assign {wb_found, wb_first} = first_word(c_ready_q);
+  assign wb_row       = DimW'(32'(wb_first) / RowWords);
+  assign wb_cw        = BufAW'(32'(wb_first) % RowWords);
+  assign c_full_words = DimW'(32'(n_q) / WB);
+  assign c_packed     = 32'(n_q) % WB == 0 && 32'(c_stride_q) == 32'(c_full_words);
+  always_comb begin
+    logic [DimW-1:0]  r;
+    logic [BufAW-1:0] w;
+    logic             run;
+    r        = wb_row;
+    w        = wb_cw;
+    run      = 1'b1;
+    wb_len   = '0;
+    wb_whole = 1'b0;
+    for (int i = 0; i < Beats; i++)
+      if (run) begin
+        if (c_ready_q[c_index(r, w)]) begin
+          wb_len = wb_len + 1'b1;
+          if (32'(w) + 1 >= 32'(c_full_words) && !(c_packed && 32'(r) + 1 < 32'(m_q))) begin
+            run      = 1'b0;
+            wb_whole = 1'b1;
+          end
+          {r, w} = c_after(r, w, c_full_words);
+        end else begin
+          run      = 1'b0;
+          wb_whole = !c_partial_q[c_index(r, w)];  // not being filled: it may come much later, or never
+        end
+      end
+    if (32'(wb_len) == Beats) wb_whole = 1'b1;
+  end
+
+  // The bursts' flits in order: a burst's request, then its words as they
+  // are read from C (a read taken in cycle j is in the FIFO in j+2).
+  localparam int WbDepth = 3;
+  logic                          wb_rd_q, wb_rd_last_q;
+  logic [BeatW-1:0]              wb_reads_q;  // the burst's words still to read
+  logic [DimW-1:0]               wb_r_q;      // the next of them: its row and word
+  logic [BufAW-1:0]              wb_w_q;
+  logic                          wb_re, wb_pick, wb_push, wb_valid, wb_pop;
+  logic [BufAW-1:0]              wb_raddr;
+  logic [FW-1:0]                 wb_in, wb_flit;
+  logic [$clog2(WbDepth+1)-1:0]  wb_usage;
+  logic                          wb_fifo_ready;  // always: a flit is made only with room
+  logic                          c_port_free;    // the C RAM's read port: no write of the core reads it
+  tpu_fifo #(.Width(FW), .Depth(WbDepth)) u_wb (
     .clk_i,
     .rst_ni,
-    .valid_i(s2_q && s2_full),
-    .ready_o(flush_fifo_ready),
-    .data_i ({s2_addr, s2_new[W-1:0]}),
-    .valid_o(flush_valid),
-    .ready_i(flush_pop),
-    .data_o (flush_out),
-    .usage_o(flush_usage)
+    .valid_i(wb_push),
+    .ready_o(wb_fifo_ready),
+    .data_i (wb_in),
+    .valid_o(wb_valid),
+    .ready_i(wb_pop),
+    .data_o (wb_flit),
+    .usage_o(wb_usage)
   );
 
-  // A write is taken when the flush queue has room for it and stage 2's.
-  assign wr_req_ready = state_q == SRunCore && 32'(flush_usage) + 32'(s2_q) + 1 < FlushDepth;
-  // The C RAM: the core's writes read their word; the merge reads the word it found.
-  assign c_re    = (wr_req_valid && wr_req_ready) || state_q == SMergeRead;
-  assign c_raddr = (state_q == SMergeRead) ? BufAW'(32'(mg_row_q) * RowWords + 32'(mg_cw_q)) : wr_word;
+  // A burst starts while the core runs or drains (never between a RUN's
+  // requests), once the last one's reads are all taken, its request and
+  // its first read in the same cycle.
+  logic wb_may_pick, wb_want, wb_turn_q;
+  assign wb_may_pick = (state_q == SRunCore || state_q == SRunDrain) && wb_reads_q == '0 && !wb_rd_q && wb_found &&
+                       (wb_whole || state_q == SRunDrain) && 32'(wb_usage) + 2 <= WbDepth;
+  assign wb_want     = wb_may_pick || wb_reads_q != '0;
+  // The core's writes share C's read port with the bursts: a burst denied
+  // it in one cycle has it in the next (the core's writes then wait a
+  // cycle), so neither starves; a burst reads no faster than the mesh takes it.
+  assign wr_req_ready = running && !(wb_want && wb_turn_q);
+  assign c_port_free  = !(wr_req_valid && wr_req_ready) && state_q != SMergeRead;
+  assign wb_pick      = wb_may_pick;
+  assign wb_re    = (wb_pick || wb_reads_q != '0) && c_port_free &&
+                    32'(wb_usage) + 32'(wb_rd_q) + 32'(wb_pick) < WbDepth;
+  assign wb_raddr = wb_pick ? wb_first : c_index(wb_r_q, wb_w_q);
+  assign wb_push  = wb_rd_q || wb_pick;
+  assign wb_in    = wb_rd_q ? write_data(c_rdata[W-1:0], wb_rd_last_q)
+                            : write_req(c_addr_q + AddrW'(32'(wb_row) * 32'(c_stride_q) * WB) + AddrW'(32'(wb_cw) * WB),
+                                        32'(wb_len));
+  assign wb_pop   = wb_valid && send_free && !data_owed_q;
+
+  // The C RAM: the core's writes read their word; the merge reads the word
+  // it found; a burst reads its words in the cycles left.
+  assign c_re    = (wr_req_valid && wr_req_ready) || state_q == SMergeRead || wb_re;
+  assign c_raddr = (state_q == SMergeRead)             ? BufAW'(32'(mg_row_q) * RowWords + 32'(mg_cw_q)) :
+                   (wr_req_valid && wr_req_ready)      ? wr_word : wb_raddr;
   assign c_we    = s2_q;
   assign c_waddr = s2_word_q;
-  assign c_wdata = s2_full ? {{WB{1'b0}}, s2_new[W-1:0]} : s2_new;
+  assign c_wdata = s2_new;
 
   logic [7:0] wr_acks_q;  // acknowledgements owed to the core, one a write taken
   assign wr_rsp_valid = wr_acks_q != 8'd0;
@@ -470,18 +574,10 @@ module tpu_noc_tinytpu_unit #(
   logic [2:0]      mg_cw_q, mg_cw;
   logic            mg_found;
   logic [W+WB-1:0] mg_q;
-  always_comb begin
-    mg_found = 1'b0;
-    mg_row   = '0;
-    mg_cw    = '0;
-    for (int r = MaxDim - 1; r >= 0; r--)
-      for (int w = RowWords - 1; w >= 0; w--)
-        if (c_partial_q[r*RowWords + w]) begin
-          mg_found = 1'b1;
-          mg_row   = DimW'(r);
-          mg_cw    = 3'(w);
-        end
-  end
+  logic [BufAW-1:0] mg_first;
+  assign {mg_found, mg_first} = first_word(c_partial_q);
+  assign mg_row = DimW'(32'(mg_first) / RowWords);
+  assign mg_cw  = 3'(32'(mg_first) % RowWords);
 
   // Every row the RUN waits for is in: A's m rows of a_words, B's k rows of b_words.
   logic rows_a_in, rows_b_in;
@@ -575,7 +671,6 @@ module tpu_noc_tinytpu_unit #(
   assign busy_o        = state_q != SIdle;
   assign counters_o    = 64'(runs_q);
   assign dbg_o         = 64'(last_fault_q);
-  assign flush_pop     = (state_q == SRunCore || state_q == SRunDrain) && flush_valid && send_free && !data_owed_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -628,12 +723,17 @@ module tpu_noc_tinytpu_unit #(
       twice_tag_q   <= '0;
       c_touched_q   <= '0;
       c_partial_q   <= '0;
+      c_ready_q     <= '0;
       c_words_q     <= '0;
+      wb_rd_q       <= 1'b0;
+      wb_turn_q     <= 1'b0;
+      wb_rd_last_q  <= 1'b0;
+      wb_reads_q    <= '0;
+      wb_r_q        <= '0;
+      wb_w_q        <= '0;
       s2_q          <= 1'b0;
       s2_touched_q  <= 1'b0;
       s2_word_q     <= '0;
-      s2_row_q      <= '0;
-      s2_cw_q       <= '0;
       s2_mask_q     <= '0;
       s2_bytes_q    <= '0;
       fwd_q         <= 1'b0;
@@ -694,12 +794,33 @@ module tpu_noc_tinytpu_unit #(
         end
       end
 
-      // The core's C writes: stage 1 -> stage 2 -> the RAM and the flush queue.
+      // A burst: its words taken off the ready map as it starts (a word the
+      // core completes again meanwhile is marked again: the set below
+      // wins), then read one by one.
+      wb_rd_q   <= wb_re;
+      wb_turn_q <= wb_want && !wb_re;
+      if (wb_re) wb_rd_last_q <= (wb_pick ? wb_len : wb_reads_q) == BeatW'(1);
+      if (wb_pick) begin
+        logic [DimW-1:0]  r;
+        logic [BufAW-1:0] w;
+        r = wb_row;
+        w = wb_cw;
+        for (int i = 0; i < Beats; i++)
+          if (i < 32'(wb_len)) begin
+            c_ready_q[c_index(r, w)] <= 1'b0;
+            if (i == 32'(wb_re)) {wb_r_q, wb_w_q} <= {r, w};
+            {r, w} = c_after(r, w, c_full_words);
+          end
+        wb_reads_q <= wb_len - BeatW'(wb_re);
+      end else if (wb_re) begin
+        {wb_r_q, wb_w_q} <= c_after(wb_r_q, wb_w_q, c_full_words);
+        wb_reads_q       <= wb_reads_q - 1'b1;
+      end
+
+      // The core's C writes: stage 1 -> stage 2 -> the RAM and the ready map.
       s2_q <= wr_req_valid && wr_req_ready;
       if (wr_req_valid && wr_req_ready) begin
         s2_word_q    <= wr_word;
-        s2_row_q     <= wr_row;
-        s2_cw_q      <= 3'(32'(wr_col) / WB);
         s2_mask_q    <= wr_mask;
         s2_bytes_q   <= wr_bytes;
         s2_touched_q <= c_touched_q[wr_word] || (s2_q && s2_word_q == wr_word);
@@ -713,21 +834,21 @@ module tpu_noc_tinytpu_unit #(
           if (!c_touched_q[s2_word_q]) c_words_q <= c_words_q + 32'd1;
         end
         c_partial_q[s2_word_q] <= !s2_full && s2_new[W +: WB] != '0;
+        if (s2_full) c_ready_q[s2_word_q] <= 1'b1;
       end
       wr_acks_q <= wr_acks_q + 8'(wr_req_valid && wr_req_ready) - 8'(wr_rsp_valid && wr_rsp_ready);
 
-      // A write's data flit follows its request at once.
+      // A merged word's data flit follows its request at once; a burst's
+      // words follow its request as they are read.
       if (data_owed_q && send_free) begin
         send_q      <= 1'b1;
-        send_flit_q <= write_data(data_word_q);
+        send_flit_q <= write_data(data_word_q, 1'b1);
         data_owed_q <= 1'b0;
-      end else if (flush_pop) begin
+      end else if (wb_pop) begin
         send_q      <= 1'b1;
-        send_flit_q <= write_req(flush_out[W +: AddrW]);
-        data_word_q <= flush_out[W-1:0];
-        data_owed_q <= 1'b1;
-        acks_n      = acks_n + 16'd1;
+        send_flit_q <= wb_flit;
       end
+      if (wb_pick) acks_n = acks_n + 16'd1;
 
       unique case (state_q)
         SIdle: begin
@@ -831,8 +952,10 @@ module tpu_noc_tinytpu_unit #(
                 issue_row_q <= '0;
                 c_touched_q <= '0;
                 c_partial_q <= '0;
+                c_ready_q   <= '0;
                 c_words_q   <= '0;
                 core_seen_q <= 1'b0;
+                core_start_q <= 1'b1;  // at once: its reads wait for their rows
                 state_q     <= SRunIssue;
               end
             end
@@ -896,10 +1019,9 @@ module tpu_noc_tinytpu_unit #(
         end
 
         SRunIssue: begin
-          // A's and B's reads (not an operand a peer brings), then the core.
+          // A's and B's reads (not an operand a peer brings) while the core starts.
           if (issue_op_q == 2'd2) begin
-            core_start_q <= 1'b1;
-            state_q      <= SRunCore;
+            state_q <= SRunCore;
           end else if (send_free) begin
             logic             isb;
             logic [2:0]       words;
@@ -966,7 +1088,7 @@ module tpu_noc_tinytpu_unit #(
 
         SRunDrain: begin
           // Every whole word out and answered; then the words stored in part.
-          if (!flush_valid && !data_owed_q && !send_q && acks_n == 16'd0 && exp_n == 16'd0 && !s2_q)
+          if (c_ready_q == '0 && !wb_valid && wb_reads_q == '0 && !wb_rd_q && !data_owed_q && !send_q && acks_n == 16'd0 && exp_n == 16'd0 && !s2_q)
             state_q <= fault_q ? SDone : SMergeFind;
         end
 
@@ -1016,7 +1138,7 @@ module tpu_noc_tinytpu_unit #(
           if (send_free && !data_owed_q) begin
             send_q      <= 1'b1;
             send_flit_q <= write_req(c_addr_q + AddrW'(32'(mg_row_q) * 32'(c_stride_q) * WB) +
-                                     AddrW'(32'(mg_cw_q) * WB));
+                                     AddrW'(32'(mg_cw_q) * WB), 1);
             data_word_q <= mg_q[W-1:0];
             data_owed_q <= 1'b1;
             acks_n      = acks_n + 16'd1;
@@ -1053,7 +1175,7 @@ module tpu_noc_tinytpu_unit #(
 
   logic unused;
   assign unused = ^{inst_txn_i, rd_req_addr[31:OffW], wr_req_addr[31:OffW], core_header, core_cycles, core_progress, core_imem_rsp_ready, rsp_fifo_ready,
-                    flush_fifo_ready, data_buf_i[7:4]};
+                    wb_fifo_ready, data_buf_i[7:4]};
 
 `ifdef TPU_ASSERT
   // Every operand read the core makes of a word waits for it: a RAM read of
@@ -1070,11 +1192,17 @@ module tpu_noc_tinytpu_unit #(
     .rst_ni(rst_ni),
     .bad_i (rd_s_q && 32'(rsp_usage) >= RspDepth)
   );
-  // A whole C word always finds room in the flush queue.
-  tpu_assert_never u_flush_without_room (
+  // A burst's flit always finds room in its FIFO.
+  tpu_assert_never u_burst_without_room (
     .clk_i (clk_i),
     .rst_ni(rst_ni),
-    .bad_i (s2_q && s2_full && 32'(flush_usage) >= FlushDepth)
+    .bad_i (wb_push && 32'(wb_usage) >= WbDepth)
+  );
+  // A burst is one request and the words it names, in full.
+  tpu_assert_never u_burst_beyond_block (
+    .clk_i (clk_i),
+    .rst_ni(rst_ni),
+    .bad_i (wb_pick && (wb_len == '0 || 32'(wb_len) > Beats || 32'(wb_row) >= 32'(m_q)))
   );
 `endif
 

@@ -62,6 +62,8 @@ package tpu_cu_pkg;
   lp.add("MEM_ENTRY_WORDS",
          static_cast<std::int64_t>(ctx.noc().require_payload("mem_req").field("entry_words")->effective(0)),
          "the most words a stream entry has (entry_words 0's meaning): a LOAD entry");
+  lp.add("MEM_WRITE_BEATS", static_cast<std::int64_t>(ctx.sysnode().agent.write_max_len) + 1,
+         "the most words a MEM_WR_REQ writes (the agent's write_max_len + 1): a C burst");
   lp.add("WAIT_LIMIT", ctx.cu_base_params()["WAIT_LIMIT"], "cycles a unit waits for a peer's data");
   const int rule_w = ctx.noc().require_payload("error").field("rule")->width();
   lp.add_bits("AGENT_ERR_AXI_RESPONSE", rule_w,
