@@ -11,12 +11,12 @@
 //          once, and an operand read of a row that has not arrived waits for
 //          it (bytes outside the block read as zeros). The core's C writes
 //          are merged into whole 32-byte words (a byte mask a word); the
-//          words stored in full leave while the core runs, a row's
-//          consecutive ones as one MEM_WR_REQ burst (at most MEM_WRITE_BEATS
-//          words), their data read from C in cycles the core's writes leave
-//          the RAM free; when the core is done, every word stored only in
-//          part is read, merged and written back. The RUN retires once every
-//          write is acknowledged.
+//          words stored in full leave while the core runs, consecutive ones
+//          (along a row, on into the next where C's rows are packed) as one
+//          MEM_WR_REQ burst of at most MEM_WRITE_BEATS words, their data
+//          read from C in cycles the core's writes leave the RAM free; when
+//          the core is done, every word stored only in part is read, merged
+//          and written back. The RUN retires once every write is acknowledged.
 //   STATUS one of the unit's counters.
 //
 // Faults (exec_fault with {code, detail}): UNKNOWN_OPCODE, MISALIGNED,
@@ -1088,7 +1088,8 @@ module tpu_noc_tinytpu_unit #(
 
         SRunDrain: begin
           // Every whole word out and answered; then the words stored in part.
-          if (c_ready_q == '0 && !wb_valid && wb_reads_q == '0 && !wb_rd_q && !data_owed_q && !send_q && acks_n == 16'd0 && exp_n == 16'd0 && !s2_q)
+          if (c_ready_q == '0 && !wb_valid && wb_reads_q == '0 && !wb_rd_q && !data_owed_q && !send_q &&
+              acks_n == 16'd0 && exp_n == 16'd0 && !s2_q)
             state_q <= fault_q ? SDone : SMergeFind;
         end
 
