@@ -23,7 +23,8 @@
 // GEOMETRY, MEMORY (an ERROR flit answered a request of the unit; the
 // instruction ends once nothing of its own is outstanding, the core reset),
 // CORE (the core's fault, pc and unit), ROW_TWICE (a multicast row came a
-// second time before a RUN used it).
+// second time before a RUN used it), ROWS_MISSING, NO_PROGRAM (a RUN before
+// a LOAD retired: imem is a RAM without reset).
 //
 // Hand-written module of tpugen; every position, code and tag comes from
 // tpu_noc_pkg and tpu_cu_pkg. The memories: imem as IMEM_SIZE/4 rows of
@@ -213,6 +214,7 @@ module tpu_noc_tinytpu_unit #(
   logic [31:0]      result_q;
   logic             fault_q, done_q;
   logic [31:0]      runs_q, last_fault_q, loaded_q;
+  logic             program_q;  // imem holds a program: a LOAD retired, or CU_DATA wrote it
 
   // The current instruction's operands, resolved (zero means as the spec says).
   logic [AddrW-1:0] a_addr_q, b_addr_q, c_addr_q;
@@ -682,6 +684,7 @@ module tpu_noc_tinytpu_unit #(
       runs_q        <= '0;
       last_fault_q  <= '0;
       loaded_q      <= '0;
+      program_q     <= 1'b0;
       a_addr_q      <= '0;
       b_addr_q      <= '0;
       c_addr_q      <= '0;
@@ -904,6 +907,7 @@ module tpu_noc_tinytpu_unit #(
                 load_mesh_q   <= 16'((words + 64'd3) / 64'd4);
                 load_next_q   <= '0;
                 load_second_q <= 1'b0;
+                program_q     <= 1'b0;  // imem is rewritten: a program again once the LOAD retires
                 state_q       <= SLoadIssue;
               end
             end else if (op == tpu_cu_pkg::TINYTPU_OP_RUN) begin
@@ -926,6 +930,8 @@ module tpu_noc_tinytpu_unit #(
                 result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, 24'd1);
               else if (fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_C_ADDR_LSB, 5) != 64'd0)
                 result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, 24'd2);
+              else if (!program_q)
+                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_NO_PROGRAM, 24'd0);
               else if (twice_q) begin
                 result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_ROW_TWICE, 24'(twice_tag_q));
                 twice_q  <= 1'b0;
@@ -1010,8 +1016,9 @@ module tpu_noc_tinytpu_unit #(
               state_q  <= SDone;
             end else if (load_next_q >= load_mesh_q) begin
               result_q <= 32'(load_words_q);
-              loaded_q <= 32'(load_words_q);
-              state_q  <= SDone;
+              loaded_q  <= 32'(load_words_q);
+              program_q <= 1'b1;
+              state_q   <= SDone;
             end else begin
               state_q <= SLoadIssue;
             end
@@ -1171,6 +1178,8 @@ module tpu_noc_tinytpu_unit #(
       endcase
       expect_q <= exp_n;
       acks_q   <= acks_n;
+      // A CU_DATA write into imem puts a program there, whatever the unit does.
+      if (data_we_i && data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_IMEM)) program_q <= 1'b1;
     end
   end
 

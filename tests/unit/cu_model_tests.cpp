@@ -196,10 +196,39 @@ TEST_CASE("cu model: a RUN waiting for a peer's rows that never come faults ROWS
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 32}});
   Rig rig(isa, 2, 2, 1, std::vector<std::uint8_t>(8192, 0));
   const noc::Coord node = rig.system->layout().cores[0];
-  const auto ends = rig.dispatch(
-      {{cu_inst(tinytpu(), codec(), "RUN", {{"a_recv", 1}, {"b_addr", 0}, {"c_addr", 4096}}, 1, true)}}, {node}, 1);
+  // Any program will do (the words of zeros at 0): the RUN needs one in imem.
+  const auto ends = rig.dispatch({{cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0}, {"words", 4}}, 1, false),
+                                   cu_inst(tinytpu(), codec(), "RUN", {{"a_recv", 1}, {"b_addr", 0}, {"c_addr", 4096}},
+                                           2, true)}},
+                                 {node}, 2);
   CHECK(ends[0].state == "FAULT");
   const auto s = rig.signals(node);
-  REQUIRE(s.size() == 1);
-  CHECK(s[0] == std::make_pair(sig("SIG_FAULT"), fault_code("ROWS_MISSING")));
+  REQUIRE(s.size() == 2);
+  CHECK(s[0] == std::make_pair(sig("SIG_INST_COMPLETE"), std::uint32_t{4}));
+  CHECK(s[1] == std::make_pair(sig("SIG_FAULT"), fault_code("ROWS_MISSING")));
+}
+
+TEST_CASE("cu model: a RUN with no program in imem faults NO_PROGRAM, and a LOAD that faults leaves none", "[cu][model]") {
+  const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 32}});
+  Rig rig(isa, 2, 2, 1, std::vector<std::uint8_t>(8192, 0));
+  const noc::Coord node = rig.system->layout().cores[0];
+  const auto run = [&](std::uint32_t txn, bool last) {
+    return cu_inst(tinytpu(), codec(), "RUN", {{"b_addr", 0}, {"c_addr", 4096}}, txn, last);
+  };
+  // A RUN first; a LOAD, a RUN that runs; a LOAD past the memory (an ERROR
+  // answers it), and the RUN after it has no program again.
+  const auto ends = rig.dispatch({{run(1, false), cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0}, {"words", 4}}, 2, false),
+                                   run(3, false),
+                                   cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 1u << 20}, {"words", 4}}, 4, false),
+                                   run(5, true)}},
+                                 {node}, 1);
+  CHECK(ends[0].state == "FAULT");
+  const auto s = rig.signals(node);
+  REQUIRE(s.size() == 5);
+  CHECK(s[0] == std::make_pair(sig("SIG_FAULT"), fault_code("NO_PROGRAM")));
+  CHECK(s[1].first == sig("SIG_INST_COMPLETE"));
+  CHECK(s[2].first == sig("SIG_INST_COMPLETE"));
+  CHECK(s[3].first == sig("SIG_FAULT"));
+  CHECK((s[3].second & ~0xFFFFFFu) == fault_code("MEMORY"));
+  CHECK(s[4] == std::make_pair(sig("SIG_FAULT"), fault_code("NO_PROGRAM")));
 }

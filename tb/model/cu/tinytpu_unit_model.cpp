@@ -159,6 +159,7 @@ void TinyTpuUnitModel::start_load(const noc::Flit& inst) {
     return fail("GEOMETRY", static_cast<std::uint32_t>(op.require_field("words").lsb));
   load_words_ = static_cast<int>(words);
   load_next_ = 0;
+  program_ = false;  // imem is rewritten: a program again once the LOAD retires
   phase_ = Phase::Load;
 }
 
@@ -204,6 +205,7 @@ void TinyTpuUnitModel::start_run(const noc::Flit& inst) {
     if (stride_[i] * kWordBytes < cols[i]) return fail("GEOMETRY", static_cast<std::uint32_t>(op.require_field(strides[i]).lsb));
   for (int i = 0; i < 3; ++i)
     if ((i == 2 || !recv_[i]) && addr_[i] % kWordBytes != 0) return fail("MISALIGNED", static_cast<std::uint32_t>(i));
+  if (!program_) return fail("NO_PROGRAM", 0);
   for (Buffer* b : {&a_, &b_})
     if (b->twice) {
       const std::uint32_t tag = *b->twice;
@@ -394,6 +396,7 @@ void TinyTpuUnitModel::data_write(std::uint32_t buf, std::uint32_t granule, cons
     if (b.id != buf) continue;
     if (granule >= static_cast<std::uint32_t>(k_.granules.at(b.name))) return;  // past the buffer: dropped
     if (b.name == "imem") {
+      program_ = true;
       for (int q = 0; q < kImemPerWord; ++q)
         imem_[static_cast<std::size_t>(granule) * kImemPerWord + static_cast<std::size_t>(q)] =
             data.bits(q * kImemWordBytes * 8, kImemWordBytes * 8);
@@ -424,6 +427,7 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
       case Phase::Load:
         if (load_next_ * kImemPerWord >= load_words_) {
           loaded_ = static_cast<std::uint64_t>(load_words_);
+          program_ = true;
           finish({static_cast<std::uint32_t>(load_words_), false});
           continue;
         }

@@ -17,7 +17,8 @@
 ///   STATUS a counter.
 /// Faults by the unit's fault codes (UNKNOWN_OPCODE, MISALIGNED, GEOMETRY,
 /// MEMORY when an ERROR flit answers a request, CORE when the core refuses
-/// the program, ROW_TWICE when a multicast row arrived twice unused).
+/// the program, ROW_TWICE when a multicast row arrived twice unused,
+/// ROWS_MISSING, NO_PROGRAM for a RUN before a LOAD retired).
 ///
 /// Rows arrive into the A and B buffers whenever they come (a peer may read
 /// for this unit before its RUN starts); a RUN consumes them. The core
@@ -116,6 +117,7 @@ class TinyTpuUnitModel final : public UnitModel {
   std::vector<std::uint64_t> imem_;
   Buffer a_, b_;
   std::uint64_t loaded_ = 0, last_fault_ = 0;
+  bool program_ = false;  ///< imem holds a program: a LOAD retired, or CU_DATA wrote it
 
   // The current instruction.
   Phase phase_ = Phase::Idle;
