@@ -9,6 +9,7 @@
 #include <random>
 
 #include "cli/cli.h"
+#include "cli/core_bench.h"
 #include "cli/rtl_engine_flags.h"
 #include "model/core/gemm_job.h"
 #include "model/core/operands.h"
@@ -53,34 +54,8 @@ struct BenchRow {
 };
 
 BenchRow run_case(const Context& ctx, const BenchCase& c, const BenchOpts& o) {
-  Context at = ctx;
-  at.flags["T"] = c.t;
-  at.flags["MAXDIM"] = c.maxdim;
-  const Isa isa = at.isa();
-  const hdl::RtlContext rctx(isa, o.generator);
-  const auto sim = o.rtl_engine.simulator(rctx);
-
-  std::mt19937_64 rng(o.seed);
-  GemmJob job;
-  job.shape = c.shape;
-  job.a = random_matrix(c.shape.m, c.shape.k, OperandDist::Full, rng);
-  job.b = random_matrix(c.shape.k, c.shape.n, OperandDist::Full, rng);
-  job.c_init = random_matrix(c.maxdim, c.maxdim, OperandDist::Full, rng);
-  const auto r = sim::run_gemm_rtl(sim, isa, job, o.rtl_engine.run_options(o.seed));
-
-  BenchRow row;
-  row.c = &c;
-  row.cycles = r.cycles;
-  row.cycles_per_second = r.cycles_per_second;
-  row.ideal = static_cast<double>(c.shape.m * c.shape.k * c.shape.n) / static_cast<double>(c.t * c.t);
-  if (!r.done()) {
-    row.status = r.status == "fault" ? "FAULT " + r.fault.name : r.status;
-  } else {
-    const std::string diff = compare_c(Int8Matrix{c.maxdim, c.maxdim, r.c_full}, job.c_init,
-                                       reference_gemm(job.a, job.b, false));
-    row.status = diff.empty() ? "PASS" : "FAIL " + diff;
-  }
-  return row;
+  const CoreGemmBench r = bench_core_gemm(ctx, c.t, c.maxdim, c.shape, o.rtl_engine, o.seed, o.generator);
+  return {&c, r.status, r.cycles, r.ideal, r.cycles_per_second};
 }
 
 std::string shape_text(const GemmShape& s) { return fmt::format("{}x{}x{}", s.m, s.k, s.n); }
@@ -136,6 +111,37 @@ int run_bench(const Context& ctx, const BenchOpts& o) {
 }
 
 }  // namespace
+
+CoreGemmBench bench_core_gemm(const Context& ctx, std::int64_t t, std::int64_t maxdim, const GemmShape& shape,
+                              const RtlEngineFlags& rtl, std::uint64_t seed, const hdl::RtlOptions& generator) {
+  Context at = ctx;
+  at.flags["T"] = t;
+  at.flags["MAXDIM"] = maxdim;
+  const Isa isa = at.isa();
+  const hdl::RtlContext rctx(isa, generator);
+  const auto sim = rtl.simulator(rctx);
+
+  std::mt19937_64 rng(seed);
+  GemmJob job;
+  job.shape = shape;
+  job.a = random_matrix(shape.m, shape.k, OperandDist::Full, rng);
+  job.b = random_matrix(shape.k, shape.n, OperandDist::Full, rng);
+  job.c_init = random_matrix(maxdim, maxdim, OperandDist::Full, rng);
+  const auto r = sim::run_gemm_rtl(sim, isa, job, rtl.run_options(seed));
+
+  CoreGemmBench row;
+  row.cycles = r.cycles;
+  row.cycles_per_second = r.cycles_per_second;
+  row.ideal = static_cast<double>(shape.m * shape.k * shape.n) / static_cast<double>(t * t);
+  if (!r.done()) {
+    row.status = r.status == "fault" ? "FAULT " + r.fault.name : r.status;
+  } else {
+    const std::string diff =
+        compare_c(Int8Matrix{maxdim, maxdim, r.c_full}, job.c_init, reference_gemm(job.a, job.b, false));
+    row.status = diff.empty() ? "PASS" : "FAIL " + diff;
+  }
+  return row;
+}
 
 Command bench_command() {
   return {"bench",

@@ -174,6 +174,12 @@ Command noc_command() {
                             "build the RTL simulator without the RTL's assertions (faster; every run is still scored)");
             add_sim_opt_flag(*bench, b->sim_opt);
             add_rtl_cache_flags(*bench, b->rtl, "RTL engine");
+            bench->add_flag("--compute-units", b->compute_units,
+                            "instead of the sweep: one GEMM over 1, 2 and 4 TinyTPU units (T = 8, MAXDIM = 64) beside "
+                            "the standalone core, on the RTL");
+            bench->add_option("--latency", b->rtl.latency,
+                              "--compute-units: memory latency, cycles beyond the next one")
+                ->capture_default_str();
 
             auto fz = std::make_shared<NocFuzzOpts>();
             CLI::App* fuzz = sub.add_subcommand(
@@ -285,7 +291,8 @@ Command noc_command() {
                 return run_noc_gen(s, *o);
               }
               if (run->parsed()) return run_noc_run(s, *o, *r);
-              if (bench->parsed()) return run_noc_bench(s, *o, *b);
+              if (bench->parsed())
+                return b->compute_units ? run_noc_bench_cu(ctx, s, *o, *b) : run_noc_bench(s, *o, *b);
               if (fuzz->parsed()) return run_noc_fuzz(s, *o, *fz, ctx.command_line);
               if (synth->parsed()) return run_noc_synth(s, *o, *sy);
               if (dispatch->parsed()) return run_noc_dispatch(ctx, s, *o, *cu_opts, *dsp);

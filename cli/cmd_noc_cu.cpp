@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "cli/cli.h"
+#include "cli/cu_system.h"
 #include "cli/noc_commands.h"
-#include "cli/rtl_engine_flags.h"
 #include "hdl/cu/cu_system_generate.h"
 #include "model/core/operands.h"
 #include "model/cu/cu_program.h"
@@ -25,117 +25,6 @@
 namespace tpugen::cli {
 
 namespace {
-
-/// The orchestrator's parameters as given, with a channel a unit (4 .. 16)
-/// unless --channels says otherwise.
-std::map<std::string, std::string> orch_overrides(const NocCuOpts& c) {
-  std::map<std::string, std::string> orch = c.orch_params;
-  if (!orch.count("CHANNELS")) orch["CHANNELS"] = std::to_string(std::min(std::max(c.cores, 4), 16));
-  return orch;
-}
-
-/// The specs and parameters a system of compute units is built from.
-struct CuSystem {
-  Isa isa;
-  NocSpec noc;
-  noc::Codec codec;
-  SystemNodeSpec sysnode;
-  ComputeUnitsSpec cu;
-  cu::SystemSpecs specs;
-  NocParams fabric, mover;
-  noc::SystemLayout layout;
-
-  CuSystem(const Context& ctx, const NocSpec& noc_spec, const NocOpts& o, const NocCuOpts& c)
-      : isa(ctx.isa()),
-        noc(noc_spec),
-        codec(noc),
-        sysnode(load_system_node_spec(system_node_spec_path(ctx.spec.path), noc)),
-        cu(load_compute_units_spec(compute_units_spec_path(ctx.spec.path), noc, sysnode)) {
-    fabric = resolve_noc_params(noc, o.params);
-    mover = resolve_mover_params(sysnode, c.mover_params);
-    std::vector<noc::Coord> nodes;
-    for (std::size_t at = 0; !c.nodes.empty() && at <= c.nodes.size();) {
-      const std::size_t semi = c.nodes.find(';', at);
-      nodes.push_back(parse_node(c.nodes.substr(at, semi == std::string::npos ? std::string::npos : semi - at), "--nodes"));
-      if (semi == std::string::npos) break;
-      at = semi + 1;
-    }
-    specs.isa = &isa;
-    specs.cu = &cu;
-    specs.sysnode = &sysnode;
-    specs.codec = &codec;
-    specs.cu_base = resolve_cu_base_params(cu, c.cu_params);
-    specs.orchestrator = resolve_orchestrator_params(cu, orch_overrides(c));
-    specs.agent = resolve_agent_params(sysnode, c.agent_params);
-    layout = noc::make_layout(fabric.nx(), fabric.ny(), c.cores, nodes, static_cast<int>(specs.agent["MEM_PORTS"]));
-    (void)evaluate_unit(cu.require_unit("tinytpu"), isa.params().scope());  // the core's parameters fit the unit
-  }
-
-  /// The host's dispatch of `programs` to `nodes` through `port`, with the
-  /// wrapper's and the orchestrator's parameters.
-  [[nodiscard]] std::vector<cu::DispatchEnd> dispatch(cu::HostPort& port,
-                                                      const std::vector<std::vector<noc::Flit>>& programs,
-                                                      const std::vector<noc::Coord>& nodes) const {
-    return cu::host_dispatch(cu.orchestrator, codec, port, programs, nodes, static_cast<int>(specs.cu_base["INST_DEPTH"]),
-                             static_cast<int>(specs.orchestrator["PROG_FLITS"]),
-                             static_cast<int>(specs.orchestrator["CHANNELS"]));
-  }
-};
-
-/// The generator's contexts of a system (what its RTL is generated from).
-struct CuSystemHdl {
-  hdl::RtlContext core;
-  hdl::NocContext fabric;
-  hdl::SysnodeContext sysnode;
-  hdl::CuContext cu;
-
-  CuSystemHdl(const CuSystem& sys, const NocCuOpts& c)
-      : core(sys.isa, {}),
-        fabric(sys.noc, sys.fabric),
-        sysnode(sys.noc, sys.sysnode, sys.mover, sys.specs.agent),
-        cu(hdl::make_cu_context(sys.noc, sys.sysnode, sys.cu, sys.isa, c.cu_params, orch_overrides(c))) {}
-
-  [[nodiscard]] hdl::CuSystemContext context(const noc::SystemLayout& layout) const {
-    return {core, fabric, sysnode, cu, layout};
-  }
-};
-
-/// The system's simulator, built once into the cache, and a run of it on
-/// `image` that a host drives (the engine's conditions from the flags).
-struct CuSystemRtl {
-  CuSystemHdl hdl;
-  std::filesystem::path sim;
-
-  CuSystemRtl(const CuSystem& sys, const NocCuOpts& c)
-      : hdl(sys, c),
-        sim(sim::ensure_cu_system_simulator(hdl.context(sys.layout), c.rtl.cache_root(), print_build_progress,
-                                            {.waveform = !c.trace.empty()})) {}
-
-  /// What a host's dispatch on the RTL gave: the channels' ends, the cycles
-  /// the host waited, the run's result.
-  struct Outcome {
-    std::vector<cu::DispatchEnd> ends;
-    std::uint64_t waited = 0;
-    sim::CuSystemRtlResult result;
-  };
-
-  /// Run `dispatch` (the host) on the simulator over `image`, with the
-  /// engine's conditions from the flags.
-  [[nodiscard]] Outcome run(const NocCuOpts& c, std::span<const std::uint8_t> image,
-                            const std::function<std::vector<cu::DispatchEnd>(cu::HostPort&)>& dispatch) const {
-    sim::CuSystemConditions k;
-    k.latency = c.rtl.latency;
-    k.timeout = c.timeout;
-    k.trace = c.trace;
-    sim::CuSystemRun run(sim, image, k);
-    cu::HostPort port = run.port();
-    Outcome o;
-    o.ends = dispatch(port);
-    o.waited = run.cycle();
-    o.result = run.finish();
-    return o;
-  }
-};
 
 /// Everything wrong with an RTL run beside its flits: a status other than
 /// done, the checkers' and the harness's errors, the RTL's notes.
@@ -299,6 +188,20 @@ int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o
   return kOk;
 }
 
+CuGemmFigures cu_gemm_figures(const CuSystem& sys, const GemmShape& shape, const sim::CuSystemRtlResult& r) {
+  CuGemmFigures f;
+  for (const auto n : r.injected) f.flits += n;
+  f.cycles = r.first_inject && r.last_rx >= *r.first_inject ? r.last_rx - *r.first_inject + 1 : 0;
+  f.peak = static_cast<double>(sys.layout.cores.size()) * static_cast<double>(sys.isa.param("T")) *
+           static_cast<double>(sys.isa.param("T"));
+  if (f.cycles != 0)
+    f.utilization = static_cast<double>(shape.m) * static_cast<double>(shape.k) * static_cast<double>(shape.n) /
+                    (static_cast<double>(f.cycles) * f.peak);
+  for (const auto b : r.busy)
+    f.busy.push_back(f.cycles == 0 ? 0.0 : static_cast<double>(b) / static_cast<double>(f.cycles));
+  return f;
+}
+
 int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g) {
   CuSystem sys(ctx, spec, o, c);
   const GemmShape shape = parse_shape(g.gemm);
@@ -370,29 +273,18 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
       fmt::print(stderr, "tpugen: RTL: {}\n", x);
       status = kFail;
     }
-    std::uint64_t flits = 0;
-    for (const auto n : r.injected) flits += n;
-    const std::uint64_t cycles = r.first_inject && r.last_rx >= *r.first_inject ? r.last_rx - *r.first_inject + 1 : 0;
-    const double peak = static_cast<double>(sys.layout.cores.size()) * static_cast<double>(sys.isa.param("T")) *
-                        static_cast<double>(sys.isa.param("T"));
-    const double util = cycles == 0 ? 0.0
-                                    : static_cast<double>(shape.m) * static_cast<double>(shape.k) *
-                                          static_cast<double>(shape.n) / (static_cast<double>(cycles) * peak);
+    const CuGemmFigures f = cu_gemm_figures(sys, shape, r);
     fmt::print("  RTL: {} cycles from the first dispatch to the last retirement, {:.1f}% of the {}-core peak ({} "
                "MAC/cycle); {} flits moved\n",
-               cycles, 100.0 * util, sys.layout.cores.size(), peak, flits);
-    nlohmann::ordered_json busy = nlohmann::ordered_json::array();
+               f.cycles, 100.0 * f.utilization, sys.layout.cores.size(), f.peak, f.flits);
     std::string shares;
-    for (std::size_t u = 0; u < r.busy.size(); ++u) {
-      const double share = cycles == 0 ? 0.0 : static_cast<double>(r.busy[u]) / static_cast<double>(cycles);
-      busy.push_back(share);
-      shares += fmt::format(" ({},{}) {:.1f}%", sys.layout.cores[u].x, sys.layout.cores[u].y, 100.0 * share);
-    }
+    for (std::size_t u = 0; u < f.busy.size(); ++u)
+      shares += fmt::format(" ({},{}) {:.1f}%", sys.layout.cores[u].x, sys.layout.cores[u].y, 100.0 * f.busy[u]);
     fmt::print("  RTL: the share of those cycles each unit was executing an instruction:{}\n", shares);
-    j["cycles"] = cycles;
-    j["utilization"] = util;
-    j["flits"] = flits;
-    j["core_busy"] = busy;
+    j["cycles"] = f.cycles;
+    j["utilization"] = f.utilization;
+    j["flits"] = f.flits;
+    j["core_busy"] = f.busy;
     nlohmann::ordered_json injected = nlohmann::ordered_json::object();
     for (std::size_t n = 0; n < r.injected.size(); ++n)
       if (r.injected[n] != 0)
@@ -411,8 +303,8 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
       // long as memory allows, the RTL as its words complete.
       const auto model_flits = j["model_flits"].get<std::uint64_t>();
       fmt::print("  RTL against the model: {}\n",
-                 flits == model_flits ? std::string("as many flits as the model")
-                                      : fmt::format("{} flits, the model {}", flits, model_flits));
+                 f.flits == model_flits ? std::string("as many flits as the model")
+                                        : fmt::format("{} flits, the model {}", f.flits, model_flits));
     }
   } else {
     j["cycles"] = nullptr;

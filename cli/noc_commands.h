@@ -56,6 +56,7 @@ struct NocBenchOpts {
   std::uint64_t warmup = 500, window = 2000;  ///< cycles before measuring, and measured
   std::uint64_t speed_cycles = 20000;         ///< the simulation-speed run: full uniform load this long
   bool no_assert = false;
+  bool compute_units = false;  ///< the multi-core GEMM table instead of the sweep
   int sim_opt = 3;  ///< the bench measures simulation speed: the fastest simulator
   RtlEngineFlags rtl;
 };
@@ -105,6 +106,8 @@ noc::Coord parse_node(const std::string& text, std::string_view flag);
 /// Each subcommand: its exit status (kOk, kFail); bad input throws Error.
 int run_noc_run(const NocSpec& spec, const NocOpts& o, const NocRunOpts& r);
 int run_noc_bench(const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b);
+/// `noc bench --compute-units` (cmd_noc_bench_cu.cpp): the multi-core GEMM table.
+int run_noc_bench_cu(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocBenchOpts& b);
 /// `command`: the command line, recorded in each reproducer's case.json.
 int run_noc_fuzz(const NocSpec& spec, const NocOpts& o, const NocFuzzOpts& f, const std::string& command);
 int run_noc_synth(const NocSpec& spec, const NocOpts& o, const NocSynthOpts& so);

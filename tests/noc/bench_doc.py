@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""docs/noc.md's 4 x 4 bench table and docs/noc_4x4.png, held to a fresh bench.
+"""docs/noc.md's 4 x 4 bench table and docs/noc_4x4.png, and
+docs/compute_units.md's multi-core GEMM table, held to a fresh bench.
 
     bench_doc.py TPUGEN [--engine rtl|model] [--write]
+    bench_doc.py TPUGEN --compute-units [--write]
+
+--compute-units runs `tpugen noc bench --compute-units` (always the RTL: the
+table is its cycles, which are deterministic) for the second table.
 
 Runs `tpugen noc bench --nx 4 --ny 4` (the RTL by default: the figures the
 docs quote are the RTL's) and, with --write, writes the table between the
@@ -25,6 +30,9 @@ DOC = os.path.join(ROOT, "docs", "noc.md")
 PNG = os.path.join(ROOT, "docs", "noc_4x4.png")
 BEGIN = "<!-- the 4x4 bench: written by tests/noc/bench_doc.py --write from `tpugen noc bench --nx 4 --ny 4` -->"
 END = "<!-- end of the 4x4 bench -->"
+CU_DOC = os.path.join(ROOT, "docs", "compute_units.md")
+CU_BEGIN = "<!-- the multi-core table: written by tests/noc/bench_doc.py --compute-units --write -->"
+CU_END = "<!-- end of the multi-core table -->"
 
 
 def curves_sha256(bench):
@@ -48,6 +56,52 @@ def render(bench):
     return "\n".join(out) + "\n"
 
 
+def render_cu(bench):
+    alone = bench["standalone"]
+    out = ["", f"The standalone core on one {alone['shape']} block: {alone['cycles']} cycles, "
+           f"{100 * alone['utilization']:.1f}% of its {bench['T'] ** 2} MAC/cycle peak "
+           f"(T = {bench['T']}, MAXDIM = {bench['MAXDIM']}, memory latency {bench['latency']}).", "",
+           "| units | mesh | GEMM | cycles | ideal | utilization | of the standalone core's | flits | unit busy |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in bench["rows"]:
+        busy = f"{100 * min(r['core_busy']):.1f}-{100 * max(r['core_busy']):.1f}%"
+        out.append(f"| {r['cores']} | {r['mesh'][0]} x {r['mesh'][1]} | {r['shape']} | {r['cycles']} | "
+                   f"{r['ideal_cycles']:.0f} | {100 * r['utilization']:.1f}% | "
+                   f"{100 * r['utilization_of_standalone']:.1f}% | {r['flits']} | {busy} |")
+    return "\n".join(out + [""]) + "\n"
+
+
+def splice(path, begin, end, text):
+    """The document at `path` with `text` between its markers, or None."""
+    doc = open(path).read()
+    if begin not in doc or end not in doc:
+        print(f"bench_doc.py: {path} lacks the markers {begin!r} ... {end!r}", file=sys.stderr)
+        return doc, None
+    head, rest = doc.split(begin + "\n", 1)
+    _, tail = rest.split(end, 1)
+    return doc, head + begin + "\n" + text + end + tail
+
+
+def main_cu(tpugen, write):
+    with tempfile.TemporaryDirectory() as tmp:
+        js = os.path.join(tmp, "bench.json")
+        subprocess.run([tpugen, "noc", "bench", "--compute-units", "--json", js], check=True)
+        bench = json.load(open(js))
+    doc, want = splice(CU_DOC, CU_BEGIN, CU_END, render_cu(bench))
+    if want is None:
+        return 1
+    if write:
+        open(CU_DOC, "w").write(want)
+        print(f"wrote the multi-core table of {CU_DOC}")
+        return 0
+    if want != doc:
+        print(f"bench_doc.py: the multi-core table of {CU_DOC} is not what `tpugen noc bench --compute-units` gives; "
+              "rewrite it with tests/noc/bench_doc.py TPUGEN --compute-units --write", file=sys.stderr)
+        return 1
+    print("bench_doc.py: the multi-core table is up to date")
+    return 0
+
+
 def png_hash(path):
     data = open(path, "rb").read()
     i = 8
@@ -66,6 +120,8 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     tpugen, write = args[0], "--write" in args
+    if "--compute-units" in args:
+        return main_cu(tpugen, write)
     engine = args[args.index("--engine") + 1] if "--engine" in args else "rtl"
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "bench.json")
@@ -74,13 +130,9 @@ def main():
             cmd += ["--plot", PNG]
         subprocess.run(cmd, check=True)
         bench = json.load(open(js))
-    doc = open(DOC).read()
-    if BEGIN not in doc or END not in doc:
-        print(f"bench_doc.py: {DOC} lacks the markers {BEGIN!r} ... {END!r}", file=sys.stderr)
+    doc, want = splice(DOC, BEGIN, END, render(bench))
+    if want is None:
         return 1
-    head, rest = doc.split(BEGIN + "\n", 1)
-    _, tail = rest.split(END, 1)
-    want = head + BEGIN + "\n" + render(bench) + END + tail
     if write:
         open(DOC, "w").write(want)
         print(f"wrote the table of {DOC} and {PNG}")
