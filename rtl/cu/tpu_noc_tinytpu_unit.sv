@@ -410,9 +410,10 @@ module tpu_noc_tinytpu_unit #(
       if (rd_s_inside_q && 32'(rd_s_col_q) + b < (rd_s_sel_q ? 32'(n_q) : 32'(k_q)))
         rsp_data[8*b +: 8] = word[8*((32'(rd_s_col_q) % WB) + b) +: 8];
   end
+  // Reset with the core: the answers of a core a fault reset are nobody's.
   tpu_fifo #(.Width(RdBytes*8), .Depth(RspDepth)) u_rd_rsp (
     .clk_i,
-    .rst_ni,
+    .rst_ni (core_rst_nq),
     .valid_i(rd_s_q),
     .ready_o(rsp_fifo_ready),
     .data_i (rsp_data),
@@ -753,8 +754,10 @@ module tpu_noc_tinytpu_unit #(
       mg_q          <= '0;
     end else begin
       logic [15:0] exp_n, acks_n;
-      exp_n  = expect_q;
-      acks_n = acks_q;
+      logic        core_kill;  // a fault resets the core this cycle
+      exp_n     = expect_q;
+      acks_n    = acks_q;
+      core_kill = 1'b0;
       core_rst_nq      <= 1'b1;
       core_start_q     <= 1'b0;
       done_q           <= 1'b0;
@@ -1071,16 +1074,19 @@ module tpu_noc_tinytpu_unit #(
           // The core computes; whole C words leave as they complete.
           if (mem_fault_q && exp_n == 16'd0) begin
             core_rst_nq <= 1'b0;
+            core_kill   = 1'b1;
             fault_q     <= 1'b1;
             result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, 24'(mem_detail_q));
             state_q     <= SRunDrain;
           end else if (core_fault != '0) begin
             core_rst_nq <= 1'b0;
+            core_kill   = 1'b1;
             fault_q     <= 1'b1;
             result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_CORE, {core_fault_pc, core_fault_unit, core_fault});
             state_q     <= SRunDrain;
           end else if (exp_n == 16'd0 && !(rows_a_in && rows_b_in) && 32'(wait_q) == tpu_cu_pkg::WAIT_LIMIT) begin
             core_rst_nq <= 1'b0;
+            core_kill   = 1'b1;
             fault_q     <= 1'b1;
             result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_ROWS_MISSING, rows_a_in ? 24'd1 : 24'd0);
             state_q     <= SRunDrain;
@@ -1138,6 +1144,7 @@ module tpu_noc_tinytpu_unit #(
           end else if (mem_fault_q && exp_n == 16'd0) begin
             fault_q  <= 1'b1;
             result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, 24'(mem_detail_q));
+            mg_q     <= '0;  // the word is not merged: the next RUN's merge starts afresh
             state_q  <= SDone;
           end
         end
@@ -1178,6 +1185,8 @@ module tpu_noc_tinytpu_unit #(
       endcase
       expect_q <= exp_n;
       acks_q   <= acks_n;
+      // The write answers owed to a core a fault resets are nobody's.
+      if (core_kill) wr_acks_q <= '0;
       // A CU_DATA write into imem puts a program there, whatever the unit does.
       if (data_we_i && data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_IMEM)) program_q <= 1'b1;
     end

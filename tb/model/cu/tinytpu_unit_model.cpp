@@ -92,6 +92,17 @@ void TinyTpuUnitModel::finish(ExecOutcome o) {
     ++counters_.faults;
   }
   outcome_ = o;
+  // A RUN that started used its rows, whether it completed or faulted: their
+  // arrival is cleared (a peer may bring the next RUN's rows any time after).
+  if (run_used_) {
+    for (int r = 0; r < maxdim_; ++r)
+      for (int w = 0; w < row_words_; ++w) {
+        const auto at = static_cast<std::size_t>(r * row_words_ + w);
+        if (r < m_) a_.arrived[at] = false;
+        if (r < k_dim_) b_.arrived[at] = false;
+      }
+    run_used_ = false;
+  }
   phase_ = Phase::Done;
 }
 
@@ -213,6 +224,7 @@ void TinyTpuUnitModel::start_run(const noc::Flit& inst) {
       return fail("ROW_TWICE", tag);
     }
   issued_[0] = issued_[1] = false;
+  run_used_ = true;
   merge_tag_.clear();
   c_words_.clear();
   c_mask_.clear();
@@ -250,7 +262,7 @@ bool TinyTpuUnitModel::rows_in() const {
 
 void TinyTpuUnitModel::compute() {
   const auto md = static_cast<std::size_t>(maxdim_);
-  auto matrix = [&](Buffer& b, int rows, int cols) {
+  auto matrix = [&](const Buffer& b, int rows, int cols) {
     std::vector<std::int8_t> out(md * md, 0);
     for (int r = 0; r < rows; ++r) {
       for (int c = 0; c < cols; ++c) {
@@ -258,7 +270,6 @@ void TinyTpuUnitModel::compute() {
         out[static_cast<std::size_t>(r) * md + static_cast<std::size_t>(c)] =
             static_cast<std::int8_t>(word[static_cast<std::size_t>(c % kWordBytes)]);
       }
-      for (int w = 0; w < row_words_; ++w) b.arrived[static_cast<std::size_t>(r * row_words_ + w)] = false;
     }
     return out;
   };

@@ -135,6 +135,7 @@ class TinyTpuUnitModel final : public UnitModel {
   int stride_[3] = {}, m_ = 0, k_dim_ = 0, n_ = 0;
   bool recv_[2] = {};
   bool issued_[2] = {};
+  bool run_used_ = false;  ///< a RUN past its checks: its rows' arrival is cleared when it ends
   std::vector<std::uint8_t> c_bytes_;   ///< the block's C, MAXDIM x MAXDIM, row-major
   std::vector<bool> c_stored_;          ///< which bytes the core stored
   std::map<std::uint64_t, mover::MoverWord> c_words_;  ///< C words to write, by address
