@@ -263,6 +263,11 @@ Command noc_command() {
             dispatch->add_option("--flits", dsp->flits, "the program: one CU_INST a line")->required();
             dispatch->add_option("--memory-bytes", dsp->memory_bytes, "bytes of memory (zeros) behind the agent")
                 ->capture_default_str();
+            dispatch->add_option("--memory", dsp->memory,
+                                 "the memory behind the agent, byte 0 first (a cu-fuzz case's memory.bin; instead "
+                                 "of --memory-bytes of zeros)");
+            dispatch->add_option("--memory-out", dsp->memory_out,
+                                 "write the memory after the run, byte 0 first (the RTL's, when it ran)");
             auto gm = std::make_shared<NocGemmOpts>();
             CLI::App* gemm = sub.add_subcommand(
                 "gemm", "split a GEMM over the mesh's TinyTPU units (blocks of at most MAXDIM x MAXDIM, shared operands "
@@ -274,8 +279,29 @@ Command noc_command() {
             gemm->add_option("--b", gm->b, "B (K x N int8 .npy; default random)");
             gemm->add_option("--c-out", gm->c_out, "write C (M x N int8 .npy)");
             gemm->add_option("--seed", gm->seed, "of the random operands")->capture_default_str();
-            return [gen, run, bench, fuzz, synth, dispatch, gemm, spec, load_error, o, r, b, fz, sy, cu_opts, gen_cu,
-                    dsp, gm, &ctx]() {
+            auto cf = std::make_shared<NocCuFuzzOpts>();
+            CLI::App* cu_fuzz = sub.add_subcommand(
+                "cu-fuzz", "retirement under stress: random CU_INST programs (unknown opcodes, faults, random core "
+                           "programs, more credits than INST_DEPTH) on every unit at once, on the RTL and the model; "
+                           "every instruction must retire exactly once, every credit come back, the two agree");
+            if (cu_spec->has_value()) add_noc_param_flags(*cu_fuzz, *o, **spec);
+            if (add_system_flags(*cu_fuzz, *cu_opts, "compute units (TinyTPU cores) on the mesh")) {
+              cu_fuzz->add_option("--count", cf->count, "cases to run")->capture_default_str();
+              cu_fuzz->add_option("--seed", cf->seed, "the first seed (case i has seed S + i)")->capture_default_str();
+              cu_fuzz->add_option("-j,--jobs", cf->jobs, "simulations at once (default: the machine's cores)");
+              cu_fuzz->add_option("--timeout", cu_opts->timeout, "cycles a case's host waits on the RTL")
+                  ->capture_default_str();
+              cu_fuzz->add_flag("--keep-going", cf->keep_going, "go on after a failing case");
+              cu_fuzz->add_flag("--coverage", cf->coverage, "print the coverage table");
+              cu_fuzz->add_option("--out", cf->out, "where failing cases are written (one directory per seed)")
+                  ->capture_default_str();
+              cu_fuzz->add_option("--max-cases", cf->max_cases, "write at most this many failing cases")
+                  ->capture_default_str();
+              cu_fuzz->add_option("--json", cf->json, "write the campaign's report as JSON (cases, failures, coverage)");
+              add_rtl_cache_flags(*cu_fuzz, cu_opts->rtl, "RTL engine");
+            }
+            return [gen, run, bench, fuzz, synth, dispatch, gemm, cu_fuzz, spec, load_error, o, r, b, fz, sy, cu_opts,
+                    gen_cu, dsp, gm, cf, &ctx]() {
               if (!load_error->empty()) {
                 fmt::print(stderr, "tpugen: {}\n", *load_error);
                 return kBadInput;
@@ -297,6 +323,7 @@ Command noc_command() {
               if (synth->parsed()) return run_noc_synth(s, *o, *sy);
               if (dispatch->parsed()) return run_noc_dispatch(ctx, s, *o, *cu_opts, *dsp);
               if (gemm->parsed()) return run_noc_gemm(ctx, s, *o, *cu_opts, *gm);
+              if (cu_fuzz->parsed()) return run_noc_cu_fuzz(ctx, s, *o, *cu_opts, *cf, ctx.command_line);
               return kBadInput;
             };
           }};

@@ -26,19 +26,6 @@ namespace tpugen::cli {
 
 namespace {
 
-/// Everything wrong with an RTL run beside its flits: a status other than
-/// done, the checkers' and the harness's errors, the RTL's notes.
-std::vector<std::string> rtl_run_errors(const sim::CuSystemRtlResult& r) {
-  std::vector<std::string> e;
-  if (r.status != "done") e.push_back(fmt::format("the RTL run ended in {}", r.status));
-  for (const auto& x : r.checker_errors) e.push_back("AXI4 checker: " + x);
-  for (const auto& x : r.harness_errors) e.push_back("harness: " + x);
-  for (const auto& x : r.axi_responses) e.push_back("memory: " + x);
-  if (r.status != "done")
-    for (const auto& x : r.notes) e.push_back(x);
-  return e;
-}
-
 /// The CU_INST flits of a JSON-lines file: txn, last and payload (hex) each.
 std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& codec) {
   std::istringstream in(read_file(path, "cli.io"));
@@ -122,7 +109,11 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     throw Error("cli.node", fmt::format("--node {},{} holds no compute unit; the units are at{}", node.x, node.y, units));
   }
   const std::vector<noc::Flit> flits = read_flits(d.flits, sys.codec);
-  const std::vector<std::uint8_t> memory(d.memory_bytes, 0);
+  std::vector<std::uint8_t> memory(d.memory_bytes, 0);
+  if (!d.memory.empty()) {
+    const std::string bytes = read_file(d.memory, "cli.io");
+    memory.assign(bytes.begin(), bytes.end());
+  }
   const auto dispatch = [&](cu::HostPort& port) { return sys.dispatch(port, {flits}, {node}); };
   nlohmann::ordered_json j;
   int status = kOk;
@@ -136,6 +127,7 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     }
   };
   std::vector<noc::Flit> model_flits;
+  std::vector<std::uint8_t> model_memory, rtl_memory;
   if (c.engine != "rtl") {
     mover::MoverMemory mem(0, memory);
     cu::SystemModel system(sys.specs, sys.layout, mem);
@@ -145,12 +137,14 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
                node.x, node.y);
     j["model"] = print_arrivals(spec, sys.codec, system.to_orchestrator());
     model_flits = system.to_orchestrator();
+    model_memory = mem.bytes();
     report("model", ends.front(), system.stuck());
   }
   if (c.engine != "model") {
     const auto [ends, at, r] = CuSystemRtl(sys, c).run(c, memory, dispatch);
     std::vector<noc::Flit> rtl_flits;
     for (const auto& x : r.rx) rtl_flits.push_back(x.flit);
+    rtl_memory = r.memory;
     fmt::print("tpugen noc dispatch: {} flit(s) to ({},{}) on the RTL; retirement flits back (by cycle {}):\n",
                flits.size(), node.x, node.y, at);
     j["rtl"] = print_arrivals(spec, sys.codec, rtl_flits);
@@ -165,9 +159,19 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
                                                        : fmt::format("they differ ({} flit(s) on the RTL, {} on the "
                                                                      "model)", rtl_flits.size(), model_flits.size()));
       if (!same) status = kFail;
+      std::size_t differ = 0, first = 0;
+      for (std::size_t i = 0; i < model_memory.size(); ++i)
+        if (i >= r.memory.size() || r.memory[i] != model_memory[i]) first = differ++ == 0 ? i : first;
+      fmt::print("RTL against the model: the memory after the run {}\n",
+                 differ == 0 ? "is the same" : fmt::format("differs in {} byte(s), first at 0x{:x}", differ, first));
+      if (differ != 0) status = kFail;
     }
   }
   if (!c.json.empty()) write_file(c.json, (c.engine == "both" ? j : j.begin().value()).dump(2) + "\n", "cli.io");
+  if (!d.memory_out.empty()) {
+    const auto& after = c.engine == "model" ? model_memory : rtl_memory;
+    write_file(d.memory_out, std::string(after.begin(), after.end()), "cli.io");
+  }
   return status;
 }
 

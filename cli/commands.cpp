@@ -55,15 +55,18 @@ const std::vector<CommandDoc>& command_docs() {
        "The gates: no latch, no combinational loop, no undriven or multiply-driven net, memories inferred as RAM. "
        "The handoff: RTL, files.f, netlist, SDC/XDC, a Vivado script, a FuseSoC core, reports.",
        "tpugen synth --T 4 --maxdim 16 --target xilinx --out synth_t4", "docs/synth.md"},
-      {"noc", "tpugen noc gen|run|fuzz|bench|synth|dispatch|gemm",
+      {"noc", "tpugen noc gen|run|fuzz|bench|synth|dispatch|gemm|cu-fuzz",
        "The NoC fabric of spec/noc.yaml: generate an NX x NY mesh of XY routers (proved deadlock-free), run "
        "traffic through the RTL and the cycle-exact delivery model, fuzz it, benchmark it, synthesize it; with "
        "--cores K, a system of TinyTPU compute units on it (spec/compute_units.yaml): generate it, dispatch CU_INST "
-       "programs through its orchestrator, split a GEMM over its units, on the model, the RTL or both. See also "
+       "programs through its orchestrator, split a GEMM over its units, on the model, the RTL or both, stress their "
+       "retirement with random programs, and benchmark one GEMM over 1, 2 and 4 units. See also "
        "docs/compute_units.md.",
        "gen writes tpu_noc_pkg, the router and tpu_noc_mesh (NX, NY 1 .. 16; --depth sets the input FIFOs), or "
        "with --cores K the system tpu_noc_cu_system. dispatch prints every retirement flit of a program; gemm checks "
-       "C against clip(A @ B) and prints the cycles and the utilization of the K-core peak. run "
+       "C against clip(A @ B) and prints the cycles and the utilization of the K-core peak; cu-fuzz runs random CU_INST "
+       "programs on every unit at once on the RTL and the model; bench --compute-units prints the multi-core GEMM "
+       "table beside the standalone core. run "
        "scores every flit (lost, duplicated, reordered, corrupted) and takes --inject FILE of your own flits. fuzz "
        "shrinks a failing case to a reproducer. bench prints zero-load latency, saturation and the latency curves. "
        "synth runs tpugen synth's flow on the mesh, or with --router X,Y on that node's router alone.",

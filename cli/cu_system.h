@@ -72,13 +72,15 @@ struct CuSystem {
   }
 
   /// The host's dispatch of `programs` to `nodes` through `port`, with the
-  /// wrapper's and the orchestrator's parameters.
+  /// wrapper's and the orchestrator's parameters: each channel seeded with
+  /// at most `credits` (0: the units' INST_DEPTH, all they take).
   [[nodiscard]] std::vector<cu::DispatchEnd> dispatch(cu::HostPort& port,
                                                       const std::vector<std::vector<noc::Flit>>& programs,
-                                                      const std::vector<noc::Coord>& nodes) const {
-    return cu::host_dispatch(
-        cu.orchestrator, codec, port, programs, nodes, static_cast<int>(specs.cu_base["INST_DEPTH"]),
-        static_cast<int>(specs.orchestrator["PROG_FLITS"]), static_cast<int>(specs.orchestrator["CHANNELS"]));
+                                                      const std::vector<noc::Coord>& nodes, int credits = 0) const {
+    return cu::host_dispatch(cu.orchestrator, codec, port, programs, nodes,
+                             credits > 0 ? credits : static_cast<int>(specs.cu_base["INST_DEPTH"]),
+                             static_cast<int>(specs.orchestrator["PROG_FLITS"]),
+                             static_cast<int>(specs.orchestrator["CHANNELS"]));
   }
 };
 
@@ -136,6 +138,19 @@ struct CuSystemRtl {
     return o;
   }
 };
+
+/// Everything wrong with an RTL run beside its flits: a status other than
+/// done, the checkers' and the harness's errors, the RTL's notes.
+inline std::vector<std::string> rtl_run_errors(const sim::CuSystemRtlResult& r) {
+  std::vector<std::string> e;
+  if (r.status != "done") e.push_back(fmt::format("the RTL run ended in {}", r.status));
+  for (const auto& x : r.checker_errors) e.push_back("AXI4 checker: " + x);
+  for (const auto& x : r.harness_errors) e.push_back("harness: " + x);
+  for (const auto& x : r.axi_responses) e.push_back("memory: " + x);
+  if (r.status != "done")
+    for (const auto& x : r.notes) e.push_back(x);
+  return e;
+}
 
 /// A GEMM's figures from a run on the RTL: the cycles from the first dispatch
 /// to the last retirement, utilization of the cores' peak (K x T x T

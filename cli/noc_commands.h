@@ -93,6 +93,17 @@ struct NocDispatchOpts {
   std::string node;   ///< X,Y
   std::string flits;  ///< FILE.jsonl
   std::uint64_t memory_bytes = 1 << 16;
+  std::string memory;      ///< FILE.bin: the memory's bytes (instead of memory_bytes of zeros)
+  std::string memory_out;  ///< FILE.bin: memory after the run (the RTL's, when it ran)
+};
+/// `noc cu-fuzz`'s own options (the system's are NocCuOpts').
+struct NocCuFuzzOpts {
+  std::uint64_t count = 50, seed = 1;
+  unsigned jobs = 0;
+  bool keep_going = false, coverage = false;
+  std::string json;
+  std::string out = "cu_fuzz_out";  ///< where failing cases are written
+  std::size_t max_cases = 3;
 };
 struct NocGemmOpts {
   std::string gemm = "128x64x128";
@@ -115,6 +126,9 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
                      const NocDispatchOpts& d);
 /// `noc gen --cores K`: the system top and every part of it.
 int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c);
+/// `command`: the command line, for the line that runs a failing case again.
+int run_noc_cu_fuzz(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c,
+                    const NocCuFuzzOpts& f, const std::string& command);
 int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& c, const NocGemmOpts& g);
 
 }  // namespace tpugen::cli

@@ -10,31 +10,22 @@
 
 #include "model/core/operands.h"
 #include "model/cu/cu_program.h"
-#include "test_support.h"
+#include "cu_test_support.h"
 
 using namespace tpugen;
 using namespace tpugen::cu;
 
 namespace {
 
-const noc::Codec& codec() {
-  static const noc::Codec c(test::shipped_noc_spec());
-  return c;
-}
+const noc::Codec& codec() { return test::shipped_codec(); }
 
 /// A system of `k` units on an nx x ny mesh over `mem`, at the core's `isa`.
 struct Rig {
   Rig(const Isa& isa, int nx, int ny, int k, std::vector<std::uint8_t> bytes,
       const std::map<std::string, std::string>& cu_params = {})
-      : isa_(&isa), mem(0, std::move(bytes)) {
-    const ComputeUnitsSpec& cu = test::shipped_compute_units_spec();
-    specs.isa = &isa;
-    specs.cu = &cu;
-    specs.sysnode = &test::shipped_system_node_spec();
-    specs.codec = &codec();
-    specs.cu_base = resolve_cu_base_params(cu, cu_params);
-    specs.orchestrator = resolve_orchestrator_params(cu, {{"CHANNELS", std::to_string(std::max(k, 1))}});
-    specs.agent = resolve_agent_params(*specs.sysnode);
+      : isa_(&isa),
+        mem(0, std::move(bytes)),
+        specs(test::shipped_system_specs(isa, cu_params, {{"CHANNELS", std::to_string(std::max(k, 1))}})) {
     system = std::make_unique<SystemModel>(specs, noc::make_layout(nx, ny, k, {}, 1), mem);
     port = model_port(*system);
   }
