@@ -22,17 +22,21 @@ namespace tpugen::cli {
 namespace {
 
 // The table the issue asks for: the core's parameters, the block every unit
-// runs, and each system (the smallest mesh that holds the units, the system
-// node's port and the orchestrator outside them).
+// runs, and each system. An agent port sends one flit a cycle, and a
+// multicast word is a flit for each destination, so the units are placed
+// with an agent port of their own beside each (a unit's operand reads leave
+// its port alone): 1 unit on a 2 x 2 mesh, 2 on a 3 x 2 with two ports, 4 in
+// the corners of a 3 x 3 with four, the orchestrator in the middle.
 constexpr std::int64_t kT = 8, kMaxdim = 64;
 struct MulticoreRow {
-  int cores, nx, ny;
+  int cores, nx, ny, ports;
+  const char* nodes;
   GemmShape shape;
 };
 constexpr MulticoreRow kRows[] = {
-    {1, 2, 2, {64, 64, 64}},
-    {2, 2, 2, {128, 64, 64}},
-    {4, 3, 2, {128, 64, 128}},
+    {1, 2, 2, 1, "", {64, 64, 64}},
+    {2, 3, 2, 2, "1,0;1,1", {128, 64, 64}},
+    {4, 3, 3, 4, "2,2;2,0;0,2;0,0", {128, 64, 128}},
 };
 
 std::string shape_text(const GemmShape& s) { return fmt::format("{}x{}x{}", s.m, s.k, s.n); }
@@ -46,8 +50,8 @@ int run_noc_bench_cu(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
                 "moves flits but keeps no time");
   for (const char* p : {"NX", "NY"})
     if (o.params.count(p))
-      throw Error("cli.usage", fmt::format("noc bench --compute-units runs its own meshes (2 x 2 for 1 and 2 units, "
-                                           "3 x 2 for 4); --{} does not apply",
+      throw Error("cli.usage", fmt::format("noc bench --compute-units runs its own meshes (2 x 2 for 1 unit, 3 x 2 "
+                                           "for 2, 3 x 3 for 4); --{} does not apply",
                                            p == std::string("NX") ? "nx" : "ny"));
   Context at = ctx;
   at.flags["T"] = kT;
@@ -62,8 +66,8 @@ int run_noc_bench_cu(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
              100.0 * alone.utilization(), kT * kT, alone.status);
   int status = alone.status == "PASS" ? kOk : kFail;
 
-  fmt::print("{:<6} {:<6} {:<12} {:>7} {:>8} {:>7} {:>9} {:>7} {:>14}  {}\n", "units", "mesh", "shape", "cycles",
-             "ideal", "util", "of alone", "flits", "unit busy", "result");
+  fmt::print("{:<6} {:<6} {:<6} {:<12} {:>7} {:>8} {:>7} {:>9} {:>7} {:>14}  {}\n", "units", "mesh", "ports", "shape",
+             "cycles", "ideal", "util", "of alone", "flits", "unit busy", "result");
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const MulticoreRow& row : kRows) {
     NocOpts no = o;
@@ -71,6 +75,8 @@ int run_noc_bench_cu(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     no.params["NY"] = std::to_string(row.ny);
     NocCuOpts c;
     c.cores = row.cores;
+    c.nodes = row.nodes;
+    c.agent_params["MEM_PORTS"] = std::to_string(row.ports);
     c.engine = "rtl";
     c.rtl = b.rtl;
     const CuSystem sys(at, spec, no, c);
@@ -96,11 +102,13 @@ int run_noc_bench_cu(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     const auto [lo, hi] = f.busy.empty() ? std::pair{0.0, 0.0}
                                          : std::pair{*std::min_element(f.busy.begin(), f.busy.end()),
                                                      *std::max_element(f.busy.begin(), f.busy.end())};
-    fmt::print("{:<6} {:<6} {:<12} {:>7} {:>8.0f} {:>6.1f}% {:>8.1f}% {:>7} {:>6.1f}-{:>5.1f}%  {}\n", row.cores,
-               fmt::format("{}x{}", row.nx, row.ny), shape_text(row.shape), f.cycles, ideal, 100.0 * f.utilization,
-               100.0 * of_alone, f.flits, 100.0 * lo, 100.0 * hi, result);
+    fmt::print("{:<6} {:<6} {:<6} {:<12} {:>7} {:>8.0f} {:>6.1f}% {:>8.1f}% {:>7} {:>6.1f}-{:>5.1f}%  {}\n", row.cores,
+               fmt::format("{}x{}", row.nx, row.ny), row.ports, shape_text(row.shape), f.cycles, ideal,
+               100.0 * f.utilization, 100.0 * of_alone, f.flits, 100.0 * lo, 100.0 * hi, result);
     rows.push_back({{"cores", row.cores},
                     {"mesh", {row.nx, row.ny}},
+                    {"agent_ports", row.ports},
+                    {"nodes", row.nodes},
                     {"shape", shape_text(row.shape)},
                     {"cycles", f.cycles},
                     {"ideal_cycles", ideal},

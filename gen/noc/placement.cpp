@@ -47,14 +47,20 @@ SystemLayout make_layout(int nx, int ny, int k, const std::vector<Coord>& nodes,
     }
   for (int p = 0; p < mem_ports; ++p) l.agents.push_back(free[static_cast<std::size_t>(p)]);
   l.orchestrator = free[static_cast<std::size_t>(mem_ports)];
+  // Each unit to its nearest port; between ports as near, the one fewer
+  // units send to (a port sends one flit a cycle: its units share that).
+  std::vector<int> load(static_cast<std::size_t>(mem_ports), 0);
   for (const auto& c : l.cores) {
+    auto dist = [&](int q) {
+      return std::abs(l.agents[static_cast<std::size_t>(q)].x - c.x) +
+             std::abs(l.agents[static_cast<std::size_t>(q)].y - c.y);
+    };
     int best = 0;
-    for (int p = 1; p < mem_ports; ++p) {
-      auto dist = [&](int q) {
-        return std::abs(l.agents[static_cast<std::size_t>(q)].x - c.x) + std::abs(l.agents[static_cast<std::size_t>(q)].y - c.y);
-      };
-      if (dist(p) < dist(best)) best = p;
-    }
+    for (int p = 1; p < mem_ports; ++p)
+      if (dist(p) < dist(best) ||
+          (dist(p) == dist(best) && load[static_cast<std::size_t>(p)] < load[static_cast<std::size_t>(best)]))
+        best = p;
+    ++load[static_cast<std::size_t>(best)];
     l.core_agent.push_back(best);
   }
   return l;

@@ -18,7 +18,7 @@ struct SystemLayout {
   std::vector<Coord> cores;       ///< the compute units' nodes
   std::vector<Coord> agents;      ///< the memory agent's ports
   Coord orchestrator;
-  std::vector<int> core_agent;         ///< the agent port each unit sends to (the nearest)
+  std::vector<int> core_agent;         ///< the agent port each unit sends to (the nearest; between ports as near, the one with fewer units)
   [[nodiscard]] int core_index(Coord c) const;  ///< -1: not a unit
 };
 

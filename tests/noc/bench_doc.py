@@ -61,11 +61,11 @@ def render_cu(bench):
     out = ["", f"The standalone core on one {alone['shape']} block: {alone['cycles']} cycles, "
            f"{100 * alone['utilization']:.1f}% of its {bench['T'] ** 2} MAC/cycle peak "
            f"(T = {bench['T']}, MAXDIM = {bench['MAXDIM']}, memory latency {bench['latency']}).", "",
-           "| units | mesh | GEMM | cycles | ideal | utilization | of the standalone core's | flits | unit busy |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "| units | mesh | agent ports | GEMM | cycles | ideal | utilization | of the standalone core's | flits | unit busy |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
     for r in bench["rows"]:
         busy = f"{100 * min(r['core_busy']):.1f}-{100 * max(r['core_busy']):.1f}%"
-        out.append(f"| {r['cores']} | {r['mesh'][0]} x {r['mesh'][1]} | {r['shape']} | {r['cycles']} | "
+        out.append(f"| {r['cores']} | {r['mesh'][0]} x {r['mesh'][1]} | {r['agent_ports']} | {r['shape']} | {r['cycles']} | "
                    f"{r['ideal_cycles']:.0f} | {100 * r['utilization']:.1f}% | "
                    f"{100 * r['utilization_of_standalone']:.1f}% | {r['flits']} | {busy} |")
     return "\n".join(out + [""]) + "\n"

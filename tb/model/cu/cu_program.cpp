@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <regex>
 
@@ -33,8 +34,7 @@ noc::Flit cu_inst(const UnitSpec& unit, const noc::Codec& codec, std::string_vie
       const UnitField* fld = o.field(m[1].str());
       const int i = std::stoi(m[2].str());
       const NocSubfield* s = fld ? fld->subfield(m[3].str()) : nullptr;
-      if (s == nullptr || i >= fld->repeat)
-        throw Error("cu.field", fmt::format("{} has no field {}", o.name, name));
+      if (s == nullptr || i >= fld->repeat) throw Error("cu.field", fmt::format("{} has no field {}", o.name, name));
       lsb = fld->lsb + i * fld->element_width() + s->lsb;
       width = s->width();
     } else {
@@ -51,8 +51,8 @@ noc::Flit cu_inst(const UnitSpec& unit, const noc::Codec& codec, std::string_vie
   return f;
 }
 
-GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Codec& codec, const noc::SystemLayout& layout,
-                   GemmShape shape, std::uint64_t base) {
+GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Codec& codec,
+                   const noc::SystemLayout& layout, GemmShape shape, std::uint64_t base) {
   const int maxdim = static_cast<int>(isa.param("MAXDIM"));
   const int t = static_cast<int>(isa.param("T"));
   const int M = static_cast<int>(shape.m), K = static_cast<int>(shape.k), N = static_cast<int>(shape.n);
@@ -100,25 +100,68 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
       p.blocks.push_back(b);
     }
   if (one_round) {
-    // One read of an operand for every unit that needs it: the first unit of
-    // a block row reads A for the row's others, the first of a block column
-    // B for the column's (up to the descriptor's three peers each).
-    auto share = [&](auto same, bool is_a) {
-      for (std::size_t x = 0; x < p.blocks.size(); ++x) {
-        GemmBlock& reader = p.blocks[x];
-        if (is_a ? reader.a_recv : reader.b_recv) continue;
-        auto& peers = is_a ? reader.a_peers : reader.b_peers;
-        for (std::size_t y = x + 1; y < p.blocks.size() && peers.size() < 3; ++y) {
-          GemmBlock& other = p.blocks[y];
-          if (!same(reader, other) || (is_a ? other.a_recv : other.b_recv) || !(is_a ? other.a_peers : other.b_peers).empty())
-            continue;
-          peers.push_back(layout.cores[static_cast<std::size_t>(other.core)]);
-          (is_a ? other.a_recv : other.b_recv) = true;
-        }
-      }
+    // One read of an operand for every unit that needs it: the blocks of a
+    // block row share A, of a block column B, in groups of at most four (a
+    // reader and the descriptor's three peers). Which member reads is chosen
+    // so that the units read as evenly as can be (the fewest reads on the
+    // busiest unit, then the fewest in all): a read's multicast leaves the
+    // reader's agent port a flit a destination a cycle, so the busiest
+    // reader's port paces the operands.
+    struct Group {
+      std::vector<std::size_t> blocks;
+      bool is_a = false;
     };
-    share([](const GemmBlock& a, const GemmBlock& b) { return a.m0 == b.m0; }, true);
-    share([](const GemmBlock& a, const GemmBlock& b) { return a.n0 == b.n0; }, false);
+    std::vector<Group> groups;
+    for (const bool is_a : {true, false}) {
+      std::map<int, std::vector<std::size_t>> by;
+      for (std::size_t x = 0; x < p.blocks.size(); ++x) by[is_a ? p.blocks[x].m0 : p.blocks[x].n0].push_back(x);
+      for (const auto& [key, members] : by)
+        for (std::size_t first = 0; first < members.size(); first += 4)
+          groups.push_back(
+              {std::vector<std::size_t>(members.begin() + static_cast<long>(first),
+                                        members.begin() + static_cast<long>(std::min(first + 4, members.size()))),
+               is_a});
+    }
+    // Every choice when there are few (a few thousand), else each group's
+    // least-loaded member in turn.
+    std::vector<std::size_t> pick(groups.size(), 0), best = pick;
+    std::size_t choices = 1;
+    for (const auto& g : groups) choices = std::min<std::size_t>(choices * g.blocks.size(), 1u << 20);
+    const auto cost = [&](const std::vector<std::size_t>& c) {
+      std::vector<int> reads(static_cast<std::size_t>(k_units), 0);
+      for (std::size_t g = 0; g < groups.size(); ++g)
+        ++reads[static_cast<std::size_t>(p.blocks[groups[g].blocks[c[g]]].core)];
+      int most = 0, squares = 0;
+      for (const int r : reads) most = std::max(most, r), squares += r * r;
+      return std::make_pair(most, squares);
+    };
+    if (choices <= 4096) {
+      for (auto best_cost = cost(best);;) {
+        std::size_t g = 0;
+        while (g < groups.size() && ++pick[g] == groups[g].blocks.size()) pick[g++] = 0;
+        if (g == groups.size()) break;
+        if (const auto c = cost(pick); c < best_cost) best = pick, best_cost = c;
+      }
+    } else {
+      std::vector<int> reads(static_cast<std::size_t>(k_units), 0);
+      for (std::size_t g = 0; g < groups.size(); ++g) {
+        for (std::size_t i = 1; i < groups[g].blocks.size(); ++i)
+          if (reads[static_cast<std::size_t>(p.blocks[groups[g].blocks[i]].core)] <
+              reads[static_cast<std::size_t>(p.blocks[groups[g].blocks[best[g]]].core)])
+            best[g] = i;
+        ++reads[static_cast<std::size_t>(p.blocks[groups[g].blocks[best[g]]].core)];
+      }
+    }
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      GemmBlock& reader = p.blocks[groups[g].blocks[best[g]]];
+      for (const std::size_t x : groups[g].blocks) {
+        if (x == groups[g].blocks[best[g]]) continue;
+        GemmBlock& other = p.blocks[x];
+        (groups[g].is_a ? reader.a_peers : reader.b_peers)
+            .push_back(layout.cores[static_cast<std::size_t>(other.core)]);
+        (groups[g].is_a ? other.a_recv : other.b_recv) = true;
+      }
+    }
   }
   // The images, one a block shape.
   for (const auto& b : p.blocks) {
@@ -143,14 +186,15 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
     const auto txn = static_cast<std::uint32_t>(b.core);
     const auto key = std::make_pair(b.mb, b.nb);
     if (loaded[static_cast<std::size_t>(b.core)] != key) {
-      prog.push_back(cu_inst(unit, codec, "LOAD",
-                             {{"addr", p.images[key]}, {"words", p.image_words[key].size()}}, txn, false));
+      prog.push_back(
+          cu_inst(unit, codec, "LOAD", {{"addr", p.images[key]}, {"words", p.image_words[key].size()}}, txn, false));
       loaded[static_cast<std::size_t>(b.core)] = key;
     }
     std::map<std::string, std::uint64_t> f = {
         {"a_addr", p.a_addr + static_cast<std::uint64_t>(b.m0) * p.a_stride * kWordBytes},
         {"b_addr", p.b_addr + static_cast<std::uint64_t>(b.n0)},
-        {"c_addr", p.c_addr + static_cast<std::uint64_t>(b.m0) * p.c_stride * kWordBytes + static_cast<std::uint64_t>(b.n0)},
+        {"c_addr",
+         p.c_addr + static_cast<std::uint64_t>(b.m0) * p.c_stride * kWordBytes + static_cast<std::uint64_t>(b.n0)},
         {"a_stride", static_cast<std::uint64_t>(p.a_stride)},
         {"b_stride", static_cast<std::uint64_t>(p.b_stride)},
         {"c_stride", static_cast<std::uint64_t>(p.c_stride)},
@@ -194,7 +238,8 @@ std::vector<std::uint8_t> gemm_memory(const GemmPlan& p, const Int8Matrix& a, co
   for (const auto& [key, at] : p.images) {
     const auto& words = p.image_words.at(key);
     for (std::size_t w = 0; w < words.size(); ++w)
-      for (int k = 0; k < 8; ++k) mem[at + w * 8 + static_cast<std::uint64_t>(k)] = static_cast<std::uint8_t>(words[w] >> (8 * k));
+      for (int k = 0; k < 8; ++k)
+        mem[at + w * 8 + static_cast<std::uint64_t>(k)] = static_cast<std::uint8_t>(words[w] >> (8 * k));
   }
   return mem;
 }
@@ -205,8 +250,8 @@ Int8Matrix gemm_c(const GemmPlan& p, const std::vector<std::uint8_t>& mem) {
   c.cols = p.shape.n;
   for (std::int64_t r = 0; r < c.rows; ++r)
     for (std::int64_t col = 0; col < c.cols; ++col)
-      c.data.push_back(static_cast<std::int8_t>(mem[p.c_addr + static_cast<std::uint64_t>(r) * p.c_stride * kWordBytes +
-                                                    static_cast<std::uint64_t>(col)]));
+      c.data.push_back(static_cast<std::int8_t>(
+          mem[p.c_addr + static_cast<std::uint64_t>(r) * p.c_stride * kWordBytes + static_cast<std::uint64_t>(col)]));
   return c;
 }
 
@@ -230,8 +275,8 @@ std::vector<DispatchEnd> host_dispatch(const OrchestratorSpec& spec, const noc::
   std::size_t slots = 0;
   for (const auto& p : programs) slots += p.size();
   if (slots > static_cast<std::size_t>(prog_flits))
-    throw Error("cu.host", fmt::format("the programs take {} staging slots; the orchestrator has {} (PROG_FLITS)", slots,
-                                       prog_flits));
+    throw Error("cu.host", fmt::format("the programs take {} staging slots; the orchestrator has {} (PROG_FLITS)",
+                                       slots, prog_flits));
   // Stage every flit.
   std::vector<std::uint32_t> base;
   std::uint32_t s = 0;
@@ -239,7 +284,8 @@ std::vector<DispatchEnd> host_dispatch(const OrchestratorSpec& spec, const noc::
     base.push_back(s);
     for (const auto& f : p) {
       const std::uint32_t at = spec.staging_offset + s * spec.slot_bytes;
-      for (int w = 0; w < spec.payload_words; ++w) port.write(at + static_cast<std::uint32_t>(w) * 8, f.bits(w * 64, 64));
+      for (int w = 0; w < spec.payload_words; ++w)
+        port.write(at + static_cast<std::uint32_t>(w) * 8, f.bits(w * 64, 64));
       port.write(at + static_cast<std::uint32_t>(spec.header_word) * 8, codec.header_bits(f));
       ++s;
     }
@@ -268,15 +314,20 @@ std::vector<DispatchEnd> host_dispatch(const OrchestratorSpec& spec, const noc::
       port.write(reg("PROG_BASE"), base[next]);
       port.write(reg("PROG_LEN"), p.size());
       const CuRegister& dst = spec.require_register("PROG_DST");
-      port.write(reg("PROG_DST"), dst.require_field("y").with(dst.require_field("x").with(0, static_cast<std::uint64_t>(nodes[next].x)),
-                                                             static_cast<std::uint64_t>(nodes[next].y)));
+      port.write(reg("PROG_DST"),
+                 dst.require_field("y").with(dst.require_field("x").with(0, static_cast<std::uint64_t>(nodes[next].x)),
+                                             static_cast<std::uint64_t>(nodes[next].y)));
       port.write(reg("PROG_CRED"), std::min<std::size_t>(p.size(), static_cast<std::size_t>(inst_depth)));
-      port.write(reg("PROG_KICK"), spec.require_register("PROG_KICK").require_field("channel").with(0, static_cast<std::uint64_t>(c)));
-      const std::uint64_t err = spec.require_register("PROG_STAT").require_field("kick_error").get(port.read(reg("PROG_STAT")));
-      if (err != 0) throw Error("cu.host", fmt::format("the orchestrator refused the kick of the program for ({},{}): kick "
-                                                       "error {}", nodes[next].x, nodes[next].y, err));
-      ends[next] = {c, nodes[next], "SENDING", 0, 0, 0, static_cast<std::uint32_t>(p.size()),
-                    codec.header(p.front()).txn};
+      port.write(reg("PROG_KICK"),
+                 spec.require_register("PROG_KICK").require_field("channel").with(0, static_cast<std::uint64_t>(c)));
+      const std::uint64_t err =
+          spec.require_register("PROG_STAT").require_field("kick_error").get(port.read(reg("PROG_STAT")));
+      if (err != 0)
+        throw Error("cu.host", fmt::format("the orchestrator refused the kick of the program for ({},{}): kick "
+                                           "error {}",
+                                           nodes[next].x, nodes[next].y, err));
+      ends[next] = {
+          c, nodes[next], "SENDING", 0, 0, 0, static_cast<std::uint32_t>(p.size()), codec.header(p.front()).txn};
       on_channel[static_cast<std::size_t>(c)] = static_cast<int>(next++);
     }
     if (ended == programs.size()) return ends;

@@ -50,7 +50,8 @@ struct GemmPlan {
 /// Split `shape` over the layout's units: C in blocks of at most MAXDIM x
 /// MAXDIM whose column edges are multiples of 32 bytes (so no two units share
 /// a word of C), K whole; with one block a unit, an operand several units
-/// need is read once and multicast. Throws Error("cu.shape") for a shape no
+/// need is read once and multicast, by the member of each sharing group
+/// that spreads the reads most evenly over the units. Throws Error("cu.shape") for a shape no
 /// unit can run (K past MAXDIM, a dimension that is not a multiple of T or
 /// the 32-byte word, zero).
 GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Codec& codec, const noc::SystemLayout& layout,
