@@ -82,11 +82,16 @@ def splice(path, begin, end, text):
     return doc, head + begin + "\n" + text + end + tail
 
 
-def main_cu(tpugen, write):
+def run_bench(cmd):
+    """The JSON report of `cmd` (a tpugen command line that takes --json FILE)."""
     with tempfile.TemporaryDirectory() as tmp:
         js = os.path.join(tmp, "bench.json")
-        subprocess.run([tpugen, "noc", "bench", "--compute-units", "--json", js], check=True)
-        bench = json.load(open(js))
+        subprocess.run(cmd + ["--json", js], check=True)
+        return json.load(open(js))
+
+
+def main_cu(tpugen, write):
+    bench = run_bench([tpugen, "noc", "bench", "--compute-units"])
     doc, want = splice(CU_DOC, CU_BEGIN, CU_END, render_cu(bench))
     if want is None:
         return 1
@@ -123,13 +128,8 @@ def main():
     if "--compute-units" in args:
         return main_cu(tpugen, write)
     engine = args[args.index("--engine") + 1] if "--engine" in args else "rtl"
-    with tempfile.TemporaryDirectory() as tmp:
-        js = os.path.join(tmp, "bench.json")
-        cmd = [tpugen, "noc", "bench", "--nx", "4", "--ny", "4", "--engine", engine, "--json", js]
-        if write:
-            cmd += ["--plot", PNG]
-        subprocess.run(cmd, check=True)
-        bench = json.load(open(js))
+    cmd = [tpugen, "noc", "bench", "--nx", "4", "--ny", "4", "--engine", engine]
+    bench = run_bench(cmd + (["--plot", PNG] if write else []))
     doc, want = splice(DOC, BEGIN, END, render(bench))
     if want is None:
         return 1
