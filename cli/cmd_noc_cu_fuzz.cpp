@@ -59,12 +59,8 @@ cu::StressRun run_rtl(const CuSystem& sys, const std::filesystem::path& sim, con
   for (const auto& x : res.rx) r.rx.push_back(x.flit);
   r.memory = res.memory;
   // The memory's DECERR answers are the cases' own (reads and writes past
-  // memory); the rest of what rtl_run_errors lists is a failure.
-  if (res.status != "done") r.errors.push_back(fmt::format("the RTL run ended in {}", res.status));
-  for (const auto& x : res.checker_errors) r.errors.push_back("AXI4 checker: " + x);
-  for (const auto& x : res.harness_errors) r.errors.push_back("harness: " + x);
-  if (res.status != "done")
-    for (const auto& x : res.notes) r.errors.push_back(x);
+  // memory), not failures.
+  r.errors = rtl_run_errors(res, false);
   cycles = res.cycles;
   return r;
 }

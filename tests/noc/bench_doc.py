@@ -92,18 +92,26 @@ def run_bench(cmd):
 
 def main_cu(tpugen, write):
     bench = run_bench([tpugen, "noc", "bench", "--compute-units"])
-    doc, want = splice(CU_DOC, CU_BEGIN, CU_END, render_cu(bench))
+    status = settle(CU_DOC, CU_BEGIN, CU_END, render_cu(bench), write, "the multi-core table",
+                    "`tpugen noc bench --compute-units`", "--compute-units --write")
+    if status == 0 and not write:
+        print("bench_doc.py: the multi-core table is up to date")
+    return status
+
+
+def settle(path, begin, end, text, write, what, command, flags):
+    """Write `text` between the markers (write), or check it is there: 0, or 1 naming the drift."""
+    doc, want = splice(path, begin, end, text)
     if want is None:
         return 1
     if write:
-        open(CU_DOC, "w").write(want)
-        print(f"wrote the multi-core table of {CU_DOC}")
+        open(path, "w").write(want)
+        print(f"wrote {what} of {path}")
         return 0
     if want != doc:
-        print(f"bench_doc.py: the multi-core table of {CU_DOC} is not what `tpugen noc bench --compute-units` gives; "
-              "rewrite it with tests/noc/bench_doc.py TPUGEN --compute-units --write", file=sys.stderr)
+        print(f"bench_doc.py: {what} of {path} is not what {command} gives; rewrite it with "
+              f"tests/noc/bench_doc.py TPUGEN {flags}", file=sys.stderr)
         return 1
-    print("bench_doc.py: the multi-core table is up to date")
     return 0
 
 
@@ -130,18 +138,10 @@ def main():
     engine = args[args.index("--engine") + 1] if "--engine" in args else "rtl"
     cmd = [tpugen, "noc", "bench", "--nx", "4", "--ny", "4", "--engine", engine]
     bench = run_bench(cmd + (["--plot", PNG] if write else []))
-    doc, want = splice(DOC, BEGIN, END, render(bench))
-    if want is None:
-        return 1
+    status = settle(DOC, BEGIN, END, render(bench), write, "the 4x4 bench table", "`tpugen noc bench`", "--write")
     if write:
-        open(DOC, "w").write(want)
-        print(f"wrote the table of {DOC} and {PNG}")
-        return 0
-    status = 0
-    if want != doc:
-        print(f"bench_doc.py: the 4x4 bench table of {DOC} is not what `tpugen noc bench` gives; "
-              "rewrite it with tests/noc/bench_doc.py TPUGEN --write", file=sys.stderr)
-        status = 1
+        print(f"drew {PNG}")
+        return status
     if png_hash(PNG) != curves_sha256(bench):
         print(f"bench_doc.py: {PNG} does not draw the bench's curves; redraw it with --write", file=sys.stderr)
         status = 1

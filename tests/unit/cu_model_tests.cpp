@@ -8,9 +8,9 @@
 #include <catch2/catch.hpp>
 #include <random>
 
+#include "cu_test_support.h"
 #include "model/core/operands.h"
 #include "model/cu/cu_program.h"
-#include "cu_test_support.h"
 
 using namespace tpugen;
 using namespace tpugen::cu;
@@ -97,7 +97,8 @@ TEST_CASE("cu model: the block's result equals the standalone core's on the same
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 32}});
   std::mt19937_64 rng(3);
   const GemmShape shape{32, 32, 32};
-  const Int8Matrix a = random_matrix(32, 32, OperandDist::Corner, rng), b = random_matrix(32, 32, OperandDist::Corner, rng);
+  const Int8Matrix a = random_matrix(32, 32, OperandDist::Corner, rng),
+                   b = random_matrix(32, 32, OperandDist::Corner, rng);
   const noc::SystemLayout layout = noc::make_layout(2, 2, 1, {}, 1);
   const GemmPlan plan = plan_gemm(isa, test::shipped_compute_units_spec(), codec(), layout, shape);
   Rig rig(isa, 2, 2, 1, gemm_memory(plan, a, b, 0));
@@ -109,7 +110,8 @@ TEST_CASE("cu model: the block's result equals the standalone core's on the same
   // LOAD then RUN: INST_COMPLETE with the words loaded, BATCH_COMPLETE with the txn.
   const auto s = rig.signals(layout.cores[0]);
   REQUIRE(s.size() == 2);
-  CHECK(s[0] == std::make_pair(sig("SIG_INST_COMPLETE"), static_cast<std::uint32_t>(plan.image_words.begin()->second.size())));
+  CHECK(s[0] ==
+        std::make_pair(sig("SIG_INST_COMPLETE"), static_cast<std::uint32_t>(plan.image_words.begin()->second.size())));
   CHECK(s[1] == std::make_pair(sig("SIG_BATCH_COMPLETE"), 0u));
 }
 
@@ -121,11 +123,11 @@ TEST_CASE("cu model: unknown opcodes and bad fields fault, a faulting last instr
   noc::Flit zero;  // opcode 0: reserved
   codec().set_header(zero, noc::Header::between({0, 0}, {0, 0}, codec().type_code("CU_INST"), 9, 0));
   prog.push_back(zero);
-  prog.push_back(cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0x21}}, 9, false));            // misaligned
-  prog.push_back(cu_inst(tinytpu(), codec(), "STATUS", {{"select", 15}}, 9, false));          // no such counter
-  prog.push_back(cu_inst(tinytpu(), codec(), "STATUS", {{"select", 1}}, 9, false));           // the last fault
+  prog.push_back(cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0x21}}, 9, false));    // misaligned
+  prog.push_back(cu_inst(tinytpu(), codec(), "STATUS", {{"select", 15}}, 9, false));  // no such counter
+  prog.push_back(cu_inst(tinytpu(), codec(), "STATUS", {{"select", 1}}, 9, false));   // the last fault
   noc::Flit unknown = cu_inst(tinytpu(), codec(), "STATUS", {}, 9, true);
-  unknown.set_bits(tinytpu().opcode_lsb, tinytpu().opcode_width(), 0xE);                       // reserved, and last
+  unknown.set_bits(tinytpu().opcode_lsb, tinytpu().opcode_width(), 0xE);  // reserved, and last
   prog.push_back(unknown);
   const auto ends = rig.dispatch({prog}, {node}, 2);
   CHECK(ends[0].state == "FAULT");
@@ -141,7 +143,8 @@ TEST_CASE("cu model: unknown opcodes and bad fields fault, a faulting last instr
   CHECK(s[4] == std::make_pair(sig("SIG_FAULT"), fault_code("UNKNOWN_OPCODE") | 0xE));
 }
 
-TEST_CASE("cu model: a program without last ends ENDED, never DONE, and over-credit retires every instruction once", "[cu][model]") {
+TEST_CASE("cu model: a program without last ends ENDED, never DONE, and over-credit retires every instruction once",
+          "[cu][model]") {
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 32}});
   Rig rig(isa, 2, 2, 1, std::vector<std::uint8_t>(4096, 0), {{"INST_DEPTH", "2"}});
   const noc::Coord node = rig.system->layout().cores[0];
@@ -166,7 +169,9 @@ TEST_CASE("cu model: CU_CTRL CAPS through the orchestrator names the unit", "[cu
   v = req.require_field("index").with(v, 0);
   rig.port.write(req.offset, v);
   rig.system->run();
-  CHECK(o.require_register("CTRL_STAT").require_field("valid").get(rig.port.read(o.require_register("CTRL_STAT").offset)) == 1);
+  CHECK(o.require_register("CTRL_STAT")
+            .require_field("valid")
+            .get(rig.port.read(o.require_register("CTRL_STAT").offset)) == 1);
   const std::uint64_t caps = rig.port.read(o.require_register("CTRL_VALUE").offset);
   CHECK((caps >> 48) == tinytpu().type);
   CHECK(((caps >> 20) & 0xFFFF) == 5);
@@ -181,6 +186,26 @@ TEST_CASE("cu model: the layout refuses what cannot be placed", "[cu][model]") {
   CHECK(l.agents.size() == 2);
   CHECK(l.core_index({1, 1}) == 0);
   CHECK(l.orchestrator != l.agents[0]);
+  // Two units each as near to both ports: one to each, not both to the first.
+  const noc::SystemLayout two = noc::make_layout(3, 2, 2, {{1, 0}, {1, 1}}, 2);
+  CHECK(two.core_agent == std::vector<int>{0, 1});
+}
+
+TEST_CASE("cu model: a GEMM over 2 x 2 blocks has each operand read once, by four different units", "[cu][model]") {
+  const Isa isa = test::isa_at({{"T", 8}, {"MAXDIM", 64}});
+  const noc::SystemLayout layout = noc::make_layout(3, 3, 4, {}, 1);
+  const GemmPlan plan = plan_gemm(isa, test::shipped_compute_units_spec(), codec(), layout, {128, 64, 128});
+  REQUIRE(plan.blocks.size() == 4);
+  std::vector<int> reads(4, 0);
+  int a_reads = 0, b_reads = 0;
+  for (const auto& b : plan.blocks) {
+    reads[static_cast<std::size_t>(b.core)] += (b.a_recv ? 0 : 1) + (b.b_recv ? 0 : 1);
+    a_reads += b.a_recv ? 0 : 1;
+    b_reads += b.b_recv ? 0 : 1;
+  }
+  CHECK(a_reads == 2);  // one for each block row of A
+  CHECK(b_reads == 2);  // one for each block column of B
+  CHECK(reads == std::vector<int>{1, 1, 1, 1});
 }
 
 TEST_CASE("cu model: a RUN waiting for a peer's rows that never come faults ROWS_MISSING, no hang", "[cu][model]") {
@@ -188,10 +213,10 @@ TEST_CASE("cu model: a RUN waiting for a peer's rows that never come faults ROWS
   Rig rig(isa, 2, 2, 1, std::vector<std::uint8_t>(8192, 0));
   const noc::Coord node = rig.system->layout().cores[0];
   // Any program will do (the words of zeros at 0): the RUN needs one in imem.
-  const auto ends = rig.dispatch({{cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0}, {"words", 4}}, 1, false),
-                                   cu_inst(tinytpu(), codec(), "RUN", {{"a_recv", 1}, {"b_addr", 0}, {"c_addr", 4096}},
-                                           2, true)}},
-                                 {node}, 2);
+  const auto ends =
+      rig.dispatch({{cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0}, {"words", 4}}, 1, false),
+                     cu_inst(tinytpu(), codec(), "RUN", {{"a_recv", 1}, {"b_addr", 0}, {"c_addr", 4096}}, 2, true)}},
+                   {node}, 2);
   CHECK(ends[0].state == "FAULT");
   const auto s = rig.signals(node);
   REQUIRE(s.size() == 2);
@@ -199,7 +224,8 @@ TEST_CASE("cu model: a RUN waiting for a peer's rows that never come faults ROWS
   CHECK(s[1] == std::make_pair(sig("SIG_FAULT"), fault_code("ROWS_MISSING")));
 }
 
-TEST_CASE("cu model: a RUN with no program in imem faults NO_PROGRAM, and a LOAD that faults leaves none", "[cu][model]") {
+TEST_CASE("cu model: a RUN with no program in imem faults NO_PROGRAM, and a LOAD that faults leaves none",
+          "[cu][model]") {
   const Isa isa = test::isa_at({{"T", 4}, {"MAXDIM", 32}});
   Rig rig(isa, 2, 2, 1, std::vector<std::uint8_t>(8192, 0));
   const noc::Coord node = rig.system->layout().cores[0];
@@ -208,11 +234,10 @@ TEST_CASE("cu model: a RUN with no program in imem faults NO_PROGRAM, and a LOAD
   };
   // A RUN first; a LOAD, a RUN that runs; a LOAD past the memory (an ERROR
   // answers it), and the RUN after it has no program again.
-  const auto ends = rig.dispatch({{run(1, false), cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0}, {"words", 4}}, 2, false),
-                                   run(3, false),
-                                   cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 1u << 20}, {"words", 4}}, 4, false),
-                                   run(5, true)}},
-                                 {node}, 1);
+  const auto ends = rig.dispatch(
+      {{run(1, false), cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 0}, {"words", 4}}, 2, false), run(3, false),
+        cu_inst(tinytpu(), codec(), "LOAD", {{"addr", 1u << 20}, {"words", 4}}, 4, false), run(5, true)}},
+      {node}, 1);
   CHECK(ends[0].state == "FAULT");
   const auto s = rig.signals(node);
   REQUIRE(s.size() == 5);

@@ -8,9 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include "cu_test_support.h"
 #include "fuzz/cu/cu_stress.h"
 #include "model/mover/memory.h"
-#include "cu_test_support.h"
 
 using namespace tpugen;
 using namespace tpugen::cu;
@@ -83,8 +83,10 @@ TEST_CASE("cu stress: a case is a pure function of its seed, and fits the stagin
     REQUIRE(a.programs.size() == rig.shape.layout.cores.size());
     CHECK(a.instructions() <= static_cast<std::size_t>(rig.shape.prog_flits));
     for (const auto& p : a.programs) CHECK((!p.empty() && p.size() <= static_cast<std::size_t>(kMaxProgram)));
-    CHECK(a.credits == (a.over_credit ? a.credits : rig.shape.inst_depth));
-    CHECK((a.over_credit ? a.credits > rig.shape.inst_depth : true));
+    if (a.over_credit)
+      CHECK(a.credits > rig.shape.inst_depth);
+    else
+      CHECK(a.credits == rig.shape.inst_depth);
   }
   CHECK(rig.draw(1).programs != rig.draw(2).programs);
 }

@@ -15,8 +15,6 @@ namespace tpugen::cu {
 
 namespace {
 
-constexpr int kWordBytes = 32;
-
 std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
 
 /// Where one unit's things sit in memory: its program image, then A, B and
@@ -26,13 +24,14 @@ struct Region {
 };
 
 struct Geometry {
+  int word = 0;  ///< bytes of a mesh word (the data payload's)
   int maxdim = 0, row_words = 0, imem = 0, max_stride = 0;
   std::uint64_t region_bytes = 0, memory_bytes = 0;
   [[nodiscard]] Region region(std::size_t unit) const {
     Region r;
     r.image = unit * region_bytes;
-    r.a = r.image + round_up(static_cast<std::uint64_t>(imem) * 8, kWordBytes);
-    const std::uint64_t operand = static_cast<std::uint64_t>(maxdim) * max_stride * kWordBytes;
+    r.a = r.image + round_up(static_cast<std::uint64_t>(imem) * 8, static_cast<std::uint64_t>(word));
+    const std::uint64_t operand = static_cast<std::uint64_t>(maxdim) * max_stride * word;
     r.b = r.a + operand;
     r.c = r.b + operand;
     r.end = r.c + operand;
@@ -43,7 +42,8 @@ struct Geometry {
 Geometry geometry(const StressShape& s) {
   Geometry g;
   g.maxdim = static_cast<int>(s.isa->param("MAXDIM"));
-  g.row_words = (g.maxdim + kWordBytes - 1) / kWordBytes;
+  g.word = s.codec->field("data.word").width / 8;
+  g.row_words = (g.maxdim + g.word - 1) / g.word;
   g.imem = static_cast<int>(s.isa->param("IMEM_SIZE"));
   g.max_stride = g.row_words + 2;
   g.region_bytes = round_up(g.region(0).end, 4096);
@@ -54,6 +54,11 @@ Geometry geometry(const StressShape& s) {
 std::uint32_t field_value(const NocLayout& l, std::string_view name, std::uint32_t v) {
   const NocField* f = l.field(name);
   return f == nullptr ? 0 : (v >> f->lsb) & ((1u << f->width()) - 1);
+}
+
+/// The largest value an opcode's field holds.
+std::int64_t field_max(const UnitOpcode& op, std::string_view field) {
+  return (std::int64_t{1} << op.require_field(field).width()) - 1;
 }
 
 std::string node_text(noc::Coord n) { return fmt::format("({},{})", n.x, n.y); }
@@ -117,6 +122,7 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
   c.conditions.host_stall = rng.chance(1, 4) ? 0.3 : 0.0;
   c.conditions.seed = rng.next();
 
+  const auto txn_max = static_cast<std::uint32_t>((1u << shape.codec->field("txn").width) - 1);
   std::set<std::uint32_t> known;
   for (const auto& op : unit.opcodes) known.insert(op.code);
   const auto selects = unit.status_selects.size();
@@ -132,7 +138,7 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
     const auto place = [&](std::uint64_t at, const std::vector<std::int8_t>& m) {
       for (int row = 0; row < g.maxdim; ++row)
         for (int col = 0; col < g.maxdim; ++col)
-          c.memory[at + static_cast<std::uint64_t>(row) * g.row_words * kWordBytes + static_cast<std::uint64_t>(col)] =
+          c.memory[at + static_cast<std::uint64_t>(row) * g.row_words * g.word + static_cast<std::uint64_t>(col)] =
               static_cast<std::uint8_t>(m[static_cast<std::size_t>(row * g.maxdim + col)]);
     };
     place(r.a, program.a);
@@ -140,11 +146,11 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
     place(r.c, program.c);
 
     const int len = static_cast<int>(rng.uniform(1, per_unit));
-    auto txn = static_cast<std::uint32_t>(rng.uniform(0, 255));
+    auto txn = static_cast<std::uint32_t>(rng.uniform(0, txn_max));
     const bool last_at_end = rng.chance(7, 8);
     std::vector<noc::Flit> prog;
     std::vector<StressKind> kinds;
-    for (int i = 0; i < len; ++i, txn = (txn + 1) % 256) {
+    for (int i = 0; i < len; ++i, txn = txn == txn_max ? 0 : txn + 1) {
       const bool last = i == len - 1 ? last_at_end : rng.chance(1, 10);
       // The weights: the instructions that run the core most, the faults each now and then.
       static constexpr std::uint64_t kWeights[] = {3, 1, 2, 4, 1, 1, 1, 6, 1, 1, 1, 1};
@@ -173,7 +179,7 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
           break;
         case StressKind::BadSelect: {
           std::uint32_t sel = 0;
-          do sel = static_cast<std::uint32_t>(rng.uniform(0, 15));
+          do sel = static_cast<std::uint32_t>(rng.uniform(0, field_max(unit.require_opcode("STATUS"), "select")));
           while (std::any_of(unit.status_selects.begin(), unit.status_selects.end(),
                              [&](const NocCode& s) { return s.code == sel; }));
           f = cu_inst(unit, *shape.codec, "STATUS", {{"select", sel}}, txn, last);
@@ -203,8 +209,8 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
           break;
         case StressKind::LoadPastMemory:
           f = cu_inst(unit, *shape.codec, "LOAD",
-                      {{"addr", round_up(g.memory_bytes, kWordBytes) +
-                                    kWordBytes * static_cast<std::uint64_t>(rng.uniform(0, 64))},
+                      {{"addr", round_up(g.memory_bytes, static_cast<std::uint64_t>(g.word)) +
+                                    g.word * static_cast<std::uint64_t>(rng.uniform(0, 64))},
                        {"words", image.size()}},
                       txn, last);
           break;
@@ -213,20 +219,22 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
           break;
         case StressKind::RunMisaligned: {
           auto fields = run_fields();
-          fields[rng.chance(1, 2) ? "a_addr" : "c_addr"] += static_cast<std::uint64_t>(rng.uniform(1, kWordBytes - 1));
+          fields[rng.chance(1, 2) ? "a_addr" : "c_addr"] += static_cast<std::uint64_t>(rng.uniform(1, g.word - 1));
           f = cu_inst(unit, *shape.codec, "RUN", fields, txn, last);
           break;
         }
         case StressKind::RunTooBig: {
           auto fields = run_fields();
-          fields[rng.chance(1, 2) ? "m" : "n"] = static_cast<std::uint64_t>(rng.uniform(g.maxdim + 1, 255));
+          const char* dim = rng.chance(1, 2) ? "m" : "n";
+          fields[dim] =
+              static_cast<std::uint64_t>(rng.uniform(g.maxdim + 1, field_max(unit.require_opcode("RUN"), dim)));
           f = cu_inst(unit, *shape.codec, "RUN", fields, txn, last);
           break;
         }
         case StressKind::RunPastMemory: {
           auto fields = run_fields();
-          fields["c_addr"] =
-              round_up(g.memory_bytes, kWordBytes) + kWordBytes * static_cast<std::uint64_t>(rng.uniform(0, 64));
+          fields["c_addr"] = round_up(g.memory_bytes, static_cast<std::uint64_t>(g.word)) +
+                             g.word * static_cast<std::uint64_t>(rng.uniform(0, 64));
           f = cu_inst(unit, *shape.codec, "RUN", fields, txn, last);
           break;
         }
@@ -322,14 +330,18 @@ std::string judge_stress(const StressShape& shape, const StressCase& c, const St
   // A RUN's MEMORY fault names the last request an ERROR answered: among C's
   // writes and merge reads that is the order of C's write-back, which is the
   // engine's own (docs/compute_units.md), so only its rule is compared.
+  // (The detail's low bits are the rule, as wide as an ERROR flit's.)
   const UnitSpec& unit = shape.cu->require_unit("tinytpu");
-  const NocField* code_field = shape.cu->cu_base.fault_result.field("code");
   const std::uint32_t memory = unit.require_fault("MEMORY").code;
+  const NocField* detail = shape.cu->cu_base.fault_result.field("detail");
+  const std::uint32_t rule_bits = (1u << codec.field("error.rule").width) - 1;
+  const std::uint32_t txn_bits =
+      detail == nullptr ? 0 : (((1u << detail->width()) - 1) << detail->lsb) & ~(rule_bits << detail->lsb);
   const auto rule_only = [&](noc::Flit& f) {
     const auto arg = static_cast<std::uint32_t>(codec.get(f, "cu_signal.arg"));
-    if (codec.get(f, "cu_signal.code") == sig_fault && code_field != nullptr &&
+    if (codec.get(f, "cu_signal.code") == sig_fault &&
         field_value(shape.cu->cu_base.fault_result, "code", arg) == memory)
-      codec.set(f, "cu_signal.arg", arg & ~(0xFFFFu << 8));
+      codec.set(f, "cu_signal.arg", arg & ~txn_bits);
   };
   for (std::size_t u = 0; u < cores.size(); ++u)
     for (std::size_t i = 0; i < m[u].size(); ++i) {
