@@ -15,8 +15,6 @@ namespace tpugen::cu {
 
 namespace {
 
-constexpr int kWordBytes = 32;
-
 int round_up(int v, int to) { return (v + to - 1) / to * to; }
 
 }  // namespace
@@ -65,24 +63,26 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
     throw Error("cu.shape", fmt::format("K = {} is past MAXDIM = {}: a unit holds the whole K of its block (C is int8, "
                                         "so a K split would lose the partial sums)",
                                         K, maxdim));
-  // Block widths: a multiple of T and of the 32-byte word for every block but
+  // Block widths: a multiple of T and of the mesh word for every block but
   // the last, so a word of C holds one unit's block alone.
-  const int lcm = std::lcm(t, kWordBytes);
+  const int word = codec.field("data.word").width / 8;  // the mesh word, whose bytes share one write
+  const int lcm = std::lcm(t, word);
   const int nb_max = N <= maxdim ? N : maxdim / lcm * lcm;
   if (nb_max == 0)
     throw Error("cu.shape", fmt::format("N = {} is past MAXDIM = {}, and a block of C narrower than N must be whole "
-                                        "32-byte words and T-lane tiles ({} columns), more than MAXDIM",
-                                        N, maxdim, lcm));
+                                        "{}-byte words and T-lane tiles ({} columns), more than MAXDIM",
+                                        N, maxdim, word, lcm));
   const int mb_max = M <= maxdim ? M : maxdim / t * t;
   GemmPlan p;
   p.shape = shape;
-  p.a_stride = round_up(K, kWordBytes) / kWordBytes;
-  p.b_stride = round_up(N, kWordBytes) / kWordBytes;
+  p.word_bytes = word;
+  p.a_stride = round_up(K, word) / word;
+  p.b_stride = round_up(N, word) / word;
   p.c_stride = p.b_stride;
   p.a_addr = base;
-  p.b_addr = p.a_addr + static_cast<std::uint64_t>(M) * p.a_stride * kWordBytes;
-  p.c_addr = p.b_addr + static_cast<std::uint64_t>(K) * p.b_stride * kWordBytes + kWordBytes;  // a guard word before C
-  std::uint64_t at = p.c_addr + static_cast<std::uint64_t>(M) * p.c_stride * kWordBytes + kWordBytes;
+  p.b_addr = p.a_addr + static_cast<std::uint64_t>(M) * p.a_stride * word;
+  p.c_addr = p.b_addr + static_cast<std::uint64_t>(K) * p.b_stride * word + word;  // a guard word before C
+  std::uint64_t at = p.c_addr + static_cast<std::uint64_t>(M) * p.c_stride * word + word;
   const int k_units = static_cast<int>(layout.cores.size());
   std::vector<std::pair<int, int>> rows, cols;  // (start, size)
   for (int m0 = 0; m0 < M; m0 += mb_max) rows.emplace_back(m0, std::min(mb_max, M - m0));
@@ -174,7 +174,7 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
                                           checked.violations.front().rule, checked.violations.front().message));
     p.image_words[key] = encode_image(isa, prog);
     p.images[key] = at;
-    at += static_cast<std::uint64_t>(round_up(static_cast<int>(p.image_words[key].size()) * 8, kWordBytes));
+    at += static_cast<std::uint64_t>(round_up(static_cast<int>(p.image_words[key].size()) * 8, word));
   }
   p.end = at;
   // Each unit's program: LOAD when its block shape changes, RUN per block.
@@ -191,10 +191,10 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
       loaded[static_cast<std::size_t>(b.core)] = key;
     }
     std::map<std::string, std::uint64_t> f = {
-        {"a_addr", p.a_addr + static_cast<std::uint64_t>(b.m0) * p.a_stride * kWordBytes},
+        {"a_addr", p.a_addr + static_cast<std::uint64_t>(b.m0) * p.a_stride * word},
         {"b_addr", p.b_addr + static_cast<std::uint64_t>(b.n0)},
         {"c_addr",
-         p.c_addr + static_cast<std::uint64_t>(b.m0) * p.c_stride * kWordBytes + static_cast<std::uint64_t>(b.n0)},
+         p.c_addr + static_cast<std::uint64_t>(b.m0) * p.c_stride * word + static_cast<std::uint64_t>(b.n0)},
         {"a_stride", static_cast<std::uint64_t>(p.a_stride)},
         {"b_stride", static_cast<std::uint64_t>(p.b_stride)},
         {"c_stride", static_cast<std::uint64_t>(p.c_stride)},
@@ -229,11 +229,11 @@ std::vector<std::uint8_t> gemm_memory(const GemmPlan& p, const Int8Matrix& a, co
   const int M = static_cast<int>(p.shape.m), K = static_cast<int>(p.shape.k), N = static_cast<int>(p.shape.n);
   for (int r = 0; r < M; ++r)
     for (int c = 0; c < K; ++c)
-      mem[p.a_addr + static_cast<std::uint64_t>(r) * p.a_stride * kWordBytes + c] =
+      mem[p.a_addr + static_cast<std::uint64_t>(r) * p.a_stride * p.word_bytes + c] =
           static_cast<std::uint8_t>(a.data[static_cast<std::size_t>(r * K + c)]);
   for (int r = 0; r < K; ++r)
     for (int c = 0; c < N; ++c)
-      mem[p.b_addr + static_cast<std::uint64_t>(r) * p.b_stride * kWordBytes + c] =
+      mem[p.b_addr + static_cast<std::uint64_t>(r) * p.b_stride * p.word_bytes + c] =
           static_cast<std::uint8_t>(b.data[static_cast<std::size_t>(r * N + c)]);
   for (const auto& [key, at] : p.images) {
     const auto& words = p.image_words.at(key);
@@ -251,7 +251,7 @@ Int8Matrix gemm_c(const GemmPlan& p, const std::vector<std::uint8_t>& mem) {
   for (std::int64_t r = 0; r < c.rows; ++r)
     for (std::int64_t col = 0; col < c.cols; ++col)
       c.data.push_back(static_cast<std::int8_t>(
-          mem[p.c_addr + static_cast<std::uint64_t>(r) * p.c_stride * kWordBytes + static_cast<std::uint64_t>(col)]));
+          mem[p.c_addr + static_cast<std::uint64_t>(r) * p.c_stride * p.word_bytes + static_cast<std::uint64_t>(col)]));
   return c;
 }
 

@@ -35,11 +35,13 @@ struct GemmBlock {
 };
 
 /// Where the host puts things in memory: A (M x K), B (K x N), C (M x N),
-/// each row-major with rows padded to 32-byte words; the program images after.
+/// each row-major with rows padded to mesh words (the codec's data.word,
+/// 32 bytes in the shipped spec); the program images after.
 struct GemmPlan {
   GemmShape shape;
+  int word_bytes = 0;                            ///< bytes of a mesh word
   std::uint64_t a_addr = 0, b_addr = 0, c_addr = 0;
-  int a_stride = 0, b_stride = 0, c_stride = 0;  ///< 32-byte words a row
+  int a_stride = 0, b_stride = 0, c_stride = 0;  ///< mesh words a row
   std::uint64_t end = 0;                         ///< the first byte past everything
   std::vector<GemmBlock> blocks;                 ///< in dispatch order per core
   std::map<std::pair<int, int>, std::uint64_t> images;          ///< (mb, nb) -> its image's address
