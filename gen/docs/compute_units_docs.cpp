@@ -17,8 +17,14 @@ std::string quoted(const std::string& s) { return fmt::format("`{}`", s); }
 
 void codes_table(std::string& o, const std::vector<NocCode>& codes, const std::string& what, bool hex = false) {
   Table t({"code", what, "meaning"});
-  for (const auto& c : codes)
-    t.row({hex ? fmt::format("`{:#04x}`", c.code) : fmt::format("{}", c.code), quoted(c.name), c.role});
+  for (const auto& c : codes) {
+    // A fault whose detail has parts: each part's bits within the detail.
+    std::string parts;
+    for (const auto& d : c.detail)
+      parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", quoted(d.name), bits_text(d.msb, d.lsb));
+    t.row({hex ? fmt::format("`{:#04x}`", c.code) : fmt::format("{}", c.code), quoted(c.name),
+           parts.empty() ? c.role : fmt::format("{}. Detail bits: {}", c.role, parts)});
+  }
   o += t.str();
 }
 

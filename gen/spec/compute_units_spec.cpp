@@ -112,7 +112,7 @@ UnitField read_unit_field(const YAML::Node& n, const std::string& file, const st
   return f;
 }
 
-UnitSpec read_unit(const YAML::Node& n, const std::string& file) {
+UnitSpec read_unit(const YAML::Node& n, const std::string& file, int detail_bits) {
   YamlMap m(n, file, "a unit");
   UnitSpec u;
   u.loc = m.loc();
@@ -178,7 +178,7 @@ UnitSpec read_unit(const YAML::Node& n, const std::string& file) {
     u.opcodes.push_back(std::move(op));
   }
   u.status_selects = read_noc_codes(m, "status_selects", file, 255, kSpec);
-  u.faults = read_noc_codes(m, "faults", file, 255, kSpec);
+  u.faults = read_noc_codes(m, "faults", file, 255, kSpec, false, false, detail_bits);
   m.finish();
   return u;
 }
@@ -204,8 +204,6 @@ void validate(const ComputeUnitsSpec& s, const NocSpec& noc, const SystemNodeSpe
       fail(fmt::format("retirement: {} is not a signal noc.yaml lets a unit send", r.signal), r.loc);
     if (r.arg != "exec_result" && r.arg != "txn") fail("retirement: arg must be exec_result or txn", r.loc);
   }
-  if (b.fault_result.field("code") == nullptr || b.fault_result.field("detail") == nullptr)
-    fail("fault_result needs the fields code and detail", b.fault_result.loc);
   const NocField& code = *b.fault_result.field("code");
   if (b.wrapper_codes.to >= (1u << code.width())) fail("wrapper_codes do not fit fault_result.code", s.section("cu_base"));
   for (const auto& f : b.faults)
@@ -440,7 +438,11 @@ ComputeUnitsSpec load_compute_units_spec_text(const std::string& text, const std
     fr["fields"] = bm.node("fault_result");
     s.cu_base.fault_result = read_noc_layout(fr, path, 32, "fault_result", kSpec);
     s.cu_base.fault_result.loc = bm.loc("fault_result");
-    s.cu_base.faults = read_noc_codes(bm, "faults", path, 255, kSpec);
+    if (s.cu_base.fault_result.field("code") == nullptr || s.cu_base.fault_result.field("detail") == nullptr)
+      fail("fault_result needs the fields code and detail", s.cu_base.fault_result.loc);
+    // Every fault's detail sub-fields lie within fault_result.detail.
+    const int detail_bits = s.cu_base.fault_result.field("detail")->width();
+    s.cu_base.faults = read_noc_codes(bm, "faults", path, 255, kSpec, false, false, detail_bits);
     s.cu_base.wrapper_codes = read_noc_range(bm, "wrapper_codes", path, 255, kSpec);
     s.cu_base.data_flits = bm.str("data_flits");
     for (const auto& n : bm.seq("parameters"))
@@ -475,7 +477,7 @@ ComputeUnitsSpec load_compute_units_spec_text(const std::string& text, const std
     om.finish();
 
     for (const auto& n : top.seq("units")) {
-      s.units.push_back(read_unit(n, path));
+      s.units.push_back(read_unit(n, path, detail_bits));
       for (std::size_t i = 0; i + 1 < s.units.size(); ++i)
         if (s.units[i].name == s.units.back().name)
           fail(fmt::format("a second unit named {}", s.units.back().name), s.units.back().loc);

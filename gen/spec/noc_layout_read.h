@@ -24,10 +24,12 @@ NocLayout read_noc_layout(const YAML::Node& n, const std::string& file, int fram
                           std::string_view rule);
 
 /// The list under `key`: entries with name, code (0 .. max_code) and role;
-/// `payload` and `signal` read those entries' extra keys.
+/// `payload` and `signal` read those entries' extra keys; with `detail_bits`
+/// > 0 an entry may have `detail`, sub-fields {name, bits} within that many
+/// bits that do not overlap (a fault's detail).
 std::vector<NocCode> read_noc_codes(YamlMap& top, const std::string& key, const std::string& file,
                                     std::int64_t max_code, std::string_view rule, bool payload = false,
-                                    bool signal = false);
+                                    bool signal = false, int detail_bits = 0);
 
 /// `key: {from, to}` within 0 .. max_code.
 NocRange read_noc_range(YamlMap& top, const std::string& key, const std::string& file, std::int64_t max_code,

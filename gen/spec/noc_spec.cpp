@@ -113,7 +113,7 @@ NocLayout read_noc_layout(const YAML::Node& n, const std::string& file, int fram
 namespace {
 
 NocCode read_code(const YAML::Node& n, const std::string& file, const std::string& what, std::int64_t max_code,
-                  bool payload, bool signal, std::string_view rule) {
+                  bool payload, bool signal, int detail_bits, std::string_view rule) {
   YamlMap m(n, file, what);
   NocCode c;
   c.loc = m.loc();
@@ -125,6 +125,21 @@ NocCode read_code(const YAML::Node& n, const std::string& file, const std::strin
     c.arg = m.str("arg");
     c.generated = m.boolean_or("generated", true);
   }
+  if (detail_bits > 0) {
+    BitOccupancy taken(detail_bits, std::string(rule));
+    for (const auto& d : m.seq_or_empty("detail")) {
+      YamlMap dm(d, file, "a detail sub-field");
+      NocSubfield f;
+      f.name = dm.str("name");
+      const std::string dwhat = fmt::format("{} {} detail {}", what, c.name, f.name);
+      std::tie(f.msb, f.lsb) = dm.bit_range("bits", detail_bits, dwhat, rule);
+      taken.take(f.msb, f.lsb, dwhat, dm.loc());
+      dm.finish();
+      if (c.detail_field(f.name) != nullptr)
+        fail(fmt::format("{}: a second sub-field named {}", dwhat, f.name), c.loc, rule);
+      c.detail.push_back(f);
+    }
+  }
   m.finish();
   return c;
 }
@@ -132,12 +147,13 @@ NocCode read_code(const YAML::Node& n, const std::string& file, const std::strin
 }  // namespace
 
 std::vector<NocCode> read_noc_codes(YamlMap& top, const std::string& key, const std::string& file,
-                                    std::int64_t max_code, std::string_view rule, bool payload, bool signal) {
+                                    std::int64_t max_code, std::string_view rule, bool payload, bool signal,
+                                    int detail_bits) {
   std::vector<NocCode> out;
   std::set<std::string> names;
   std::set<std::uint32_t> codes;
   for (const auto& n : top.seq(key)) {
-    NocCode c = read_code(n, file, key, max_code, payload, signal, rule);
+    NocCode c = read_code(n, file, key, max_code, payload, signal, detail_bits, rule);
     if (!names.insert(c.name).second) fail(fmt::format("{}: a second entry named {}", key, c.name), c.loc, rule);
     if (!codes.insert(c.code).second) fail(fmt::format("{}: {} reuses code {:#x}", key, c.name, c.code), c.loc, rule);
     out.push_back(std::move(c));
@@ -252,6 +268,13 @@ void validate(const NocSpec& s) {
 const NocFlag* NocField::flag(std::string_view n) const { return by_name(flags, n); }
 
 const NocSubfield* NocField::subfield(std::string_view n) const { return by_name(element, n); }
+
+const NocSubfield* NocCode::detail_field(std::string_view n) const { return by_name(detail, n); }
+
+const NocSubfield& NocCode::require_detail(std::string_view n) const {
+  if (const NocSubfield* f = detail_field(n)) return *f;
+  throw Error(std::string(kSpec), fmt::format("{} has no detail sub-field '{}'", name, n), loc);
+}
 
 std::uint64_t NocField::effective(std::uint64_t raw) const {
   if (raw == 0 && zero_means) return *zero_means;

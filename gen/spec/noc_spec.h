@@ -33,6 +33,15 @@ struct NocSubfield {
   std::string name;
   int msb = 0, lsb = 0;
   [[nodiscard]] int width() const { return msb - lsb + 1; }
+  [[nodiscard]] std::uint64_t mask() const {
+    return width() >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width()) - 1;
+  }
+  /// This sub-field of `word`.
+  [[nodiscard]] std::uint64_t get(std::uint64_t word) const { return (word >> lsb) & mask(); }
+  /// `word` with this sub-field set to the low bits of `value`.
+  [[nodiscard]] std::uint64_t with(std::uint64_t word, std::uint64_t value) const {
+    return (word & ~(mask() << lsb)) | ((value & mask()) << lsb);
+  }
 };
 
 /// A field: bits [msb, lsb] of its frame (the flit for the header and the
@@ -75,7 +84,13 @@ struct NocCode {
   std::string payload;     ///< message types: the payload layout's name
   std::string arg;         ///< signals: what the argument carries
   bool generated = true;   ///< signals: false for an allocated code no unit sends
+  /// faults: the sub-fields of the fault result's detail, bits within it
+  /// (empty: the role says what the detail is, or it is 0).
+  std::vector<NocSubfield> detail;
   SourceLoc loc;
+  [[nodiscard]] const NocSubfield* detail_field(std::string_view name) const;
+  /// Throws Error("cu.spec") naming the code when it has no detail sub-field `name`.
+  [[nodiscard]] const NocSubfield& require_detail(std::string_view name) const;
 };
 
 struct NocRange {

@@ -86,6 +86,7 @@ module tpu_noc_tinytpu_unit #(
   localparam int OwnFirst = tpu_cu_pkg::TINYTPU_TAG_OWN;
   localparam int OwnN     = tpu_cu_pkg::TINYTPU_TAG_OWN_N;
   localparam int EntryW   = tpu_cu_pkg::MEM_ENTRY_WORDS;  // a full LOAD entry
+  localparam int DetailW  = tpu_cu_pkg::FAULT_DETAIL_W;   // a fault result's detail
   localparam int WaitW    = $clog2(tpu_cu_pkg::WAIT_LIMIT + 1);
   localparam int OpLsb    = tpu_cu_pkg::TINYTPU_OP_LSB;
   localparam int OpW      = tpu_cu_pkg::TINYTPU_OP_W;
@@ -97,9 +98,39 @@ module tpu_noc_tinytpu_unit #(
     fld = (w >= 64) ? 64'(p >> lsb) : (64'(p >> lsb) & ((64'd1 << w) - 64'd1));
   endfunction
 
-  function automatic logic [31:0] fault_word(input logic [7:0] code, input logic [23:0] detail);
+  function automatic logic [31:0] fault_word(input logic [7:0] code,
+                                             input logic [DetailW-1:0] detail);
     fault_word = (32'(code) << tpu_cu_pkg::FAULT_CODE_LSB) |
                  (32'(detail) & ((32'd1 << tpu_cu_pkg::FAULT_CODE_LSB) - 32'd1));
+  endfunction
+
+  // One part of a fault's detail: the low w bits of v at bit lsb (the
+  // spec's detail layout, tpu_cu_pkg::TINYTPU_FAULT_<fault>_<part>_LSB/_W).
+  function automatic logic [DetailW-1:0] detail_part(input logic [31:0] v, input int lsb,
+                                                     input int w);
+    detail_part = DetailW'((v & ((32'd1 << w) - 32'd1)) << lsb);
+  endfunction
+
+  // GEOMETRY: the offending field's offset in the payload.
+  function automatic logic [31:0] geometry_fault(input int field_lsb);
+    geometry_fault = fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, detail_part(32'(field_lsb), 0, DetailW));
+  endfunction
+
+  // MEMORY's detail: the ERROR's rule and the low bits of its txn.
+  function automatic logic [DetailW-1:0] memory_detail(input logic [7:0] txn,
+                                                       input logic [7:0] rule);
+    memory_detail = detail_part(32'(rule), tpu_cu_pkg::TINYTPU_FAULT_MEMORY_RULE_LSB,
+                                tpu_cu_pkg::TINYTPU_FAULT_MEMORY_RULE_W) |
+                    detail_part(32'(txn), tpu_cu_pkg::TINYTPU_FAULT_MEMORY_TXN_LSB,
+                                tpu_cu_pkg::TINYTPU_FAULT_MEMORY_TXN_W);
+  endfunction
+
+  // CORE's detail: the core's fault_o, fault_unit_o and fault_pc_o.
+  function automatic logic [DetailW-1:0] core_detail(input logic [31:0] code, input logic [31:0] unit,
+                                                     input logic [31:0] pc);
+    core_detail = detail_part(code, tpu_cu_pkg::TINYTPU_FAULT_CORE_CODE_LSB, tpu_cu_pkg::TINYTPU_FAULT_CORE_CODE_W) |
+                  detail_part(unit, tpu_cu_pkg::TINYTPU_FAULT_CORE_UNIT_LSB, tpu_cu_pkg::TINYTPU_FAULT_CORE_UNIT_W) |
+                  detail_part(pc, tpu_cu_pkg::TINYTPU_FAULT_CORE_PC_LSB, tpu_cu_pkg::TINYTPU_FAULT_CORE_PC_W);
   endfunction
 
   function automatic logic [DimW-1:0] dim(input logic [63:0] raw);
@@ -227,7 +258,7 @@ module tpu_noc_tinytpu_unit #(
   logic [15:0]      expect_q;  // words of its reads still to come
   logic [15:0]      acks_q;    // its writes not yet answered
   logic             mem_fault_q;
-  logic [15:0]      mem_detail_q;
+  logic [DetailW-1:0] mem_detail_q;
   logic [WaitW-1:0] wait_q;
 
   // LOAD: the image's mesh words, the next to request, the round's first and its shape.
@@ -790,7 +821,7 @@ module tpu_noc_tinytpu_unit #(
       if (is_ack && acks_n != 16'd0) acks_n = acks_n - 16'd1;
       if (is_error) begin
         mem_fault_q  <= 1'b1;
-        mem_detail_q <= {rx_txn, err_rule};
+        mem_detail_q <= memory_detail(rx_txn, err_rule);
         if (err_type == tpu_noc_pkg::TYPE_MEM_WR_REQ) begin
           if (acks_n != 16'd0) acks_n = acks_n - 16'd1;  // the write's one answer
         end else if (err_rule == tpu_cu_pkg::AGENT_ERR_AXI_RESPONSE) begin
@@ -869,7 +900,7 @@ module tpu_noc_tinytpu_unit #(
             wait_q      <= '0;
             state_q     <= SDone;
             fault_q     <= 1'b1;
-            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_UNKNOWN_OPCODE, 24'(op));
+            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_UNKNOWN_OPCODE, DetailW'(op));
             run_used_q  <= 1'b0;
             words = fld(inst_payload_i, tpu_cu_pkg::TINYTPU_LOAD_WORDS_LSB, tpu_cu_pkg::TINYTPU_LOAD_WORDS_W);
             if (words == 64'd0) words = 64'(tpu_cu_pkg::TINYTPU_LOAD_WORDS_ZERO_MEANS);
@@ -893,15 +924,14 @@ module tpu_noc_tinytpu_unit #(
                 64'(tpu_cu_pkg::TINYTPU_SELECT_LOADED):     result_q <= loaded_q;
                 default: begin
                   fault_q  <= 1'b1;
-                  result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY,
-                                         24'(tpu_cu_pkg::TINYTPU_STATUS_SELECT_LSB));
+                  result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_STATUS_SELECT_LSB);
                 end
               endcase
             end else if (op == tpu_cu_pkg::TINYTPU_OP_LOAD) begin
               if (fld(inst_payload_i, tpu_cu_pkg::TINYTPU_LOAD_ADDR_LSB, 5) != 64'd0) begin
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, 24'd0);
+                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, DetailW'(0));
               end else if (words > 64'(tpu_cu_pkg::TINYTPU_IMEM_SIZE)) begin
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, 24'(tpu_cu_pkg::TINYTPU_LOAD_WORDS_LSB));
+                result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_LOAD_WORDS_LSB);
               end else begin
                 fault_q       <= 1'b0;
                 a_addr_q      <= AddrW'(fld(inst_payload_i, tpu_cu_pkg::TINYTPU_LOAD_ADDR_LSB,
@@ -916,27 +946,27 @@ module tpu_noc_tinytpu_unit #(
             end else if (op == tpu_cu_pkg::TINYTPU_OP_RUN) begin
               runs_q <= runs_q + 32'd1;
               if (fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_M_LSB, tpu_cu_pkg::TINYTPU_RUN_M_W) > 64'(MaxDim))
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, 24'(tpu_cu_pkg::TINYTPU_RUN_M_LSB));
+                result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_RUN_M_LSB);
               else if (fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_K_LSB, tpu_cu_pkg::TINYTPU_RUN_K_W) > 64'(MaxDim))
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, 24'(tpu_cu_pkg::TINYTPU_RUN_K_LSB));
+                result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_RUN_K_LSB);
               else if (fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_N_LSB, tpu_cu_pkg::TINYTPU_RUN_N_W) > 64'(MaxDim))
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, 24'(tpu_cu_pkg::TINYTPU_RUN_N_LSB));
+                result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_RUN_N_LSB);
               else if (as * WB < 64'(k))
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, 24'(tpu_cu_pkg::TINYTPU_RUN_A_STRIDE_LSB));
+                result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_RUN_A_STRIDE_LSB);
               else if (bs * WB < 64'(n))
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, 24'(tpu_cu_pkg::TINYTPU_RUN_B_STRIDE_LSB));
+                result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_RUN_B_STRIDE_LSB);
               else if (cs * WB < 64'(n))
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_GEOMETRY, 24'(tpu_cu_pkg::TINYTPU_RUN_C_STRIDE_LSB));
+                result_q <= geometry_fault(tpu_cu_pkg::TINYTPU_RUN_C_STRIDE_LSB);
               else if (!ar && fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_A_ADDR_LSB, 5) != 64'd0)
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, 24'd0);
+                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, DetailW'(0));
               else if (!br && fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_B_ADDR_LSB, 5) != 64'd0)
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, 24'd1);
+                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, DetailW'(1));
               else if (fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_C_ADDR_LSB, 5) != 64'd0)
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, 24'd2);
+                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MISALIGNED, DetailW'(2));
               else if (!program_q)
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_NO_PROGRAM, 24'd0);
+                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_NO_PROGRAM, DetailW'(0));
               else if (twice_q) begin
-                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_ROW_TWICE, 24'(twice_tag_q));
+                result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_ROW_TWICE, DetailW'(twice_tag_q));
                 twice_q  <= 1'b0;
               end else begin
                 fault_q     <= 1'b0;
@@ -1014,8 +1044,8 @@ module tpu_noc_tinytpu_unit #(
           if (exp_n == 16'd0 && !send_q) begin
             if (mem_fault_q || is_error) begin
               fault_q  <= 1'b1;
-              result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, is_error ? 24'({rx_txn, err_rule})
-                                                                                 : 24'(mem_detail_q));
+              result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY,
+                                    is_error ? memory_detail(rx_txn, err_rule) : mem_detail_q);
               state_q  <= SDone;
             end else if (load_next_q >= load_mesh_q) begin
               result_q <= 32'(load_words_q);
@@ -1076,19 +1106,20 @@ module tpu_noc_tinytpu_unit #(
             core_rst_nq <= 1'b0;
             core_kill   = 1'b1;
             fault_q     <= 1'b1;
-            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, 24'(mem_detail_q));
+            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, mem_detail_q);
             state_q     <= SRunDrain;
           end else if (core_fault != '0) begin
             core_rst_nq <= 1'b0;
             core_kill   = 1'b1;
             fault_q     <= 1'b1;
-            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_CORE, {core_fault_pc, core_fault_unit, core_fault});
+            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_CORE,
+                                      core_detail(32'(core_fault), 32'(core_fault_unit), 32'(core_fault_pc)));
             state_q     <= SRunDrain;
           end else if (exp_n == 16'd0 && !(rows_a_in && rows_b_in) && 32'(wait_q) == tpu_cu_pkg::WAIT_LIMIT) begin
             core_rst_nq <= 1'b0;
             core_kill   = 1'b1;
             fault_q     <= 1'b1;
-            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_ROWS_MISSING, rows_a_in ? 24'd1 : 24'd0);
+            result_q    <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_ROWS_MISSING, rows_a_in ? DetailW'(1) : DetailW'(0));
             state_q     <= SRunDrain;
           end else if (core_seen_q && core_done && !core_busy && !s2_q && exp_n == 16'd0 && wr_acks_q == 8'd0 &&
                        rows_a_in && rows_b_in) begin
@@ -1109,7 +1140,7 @@ module tpu_noc_tinytpu_unit #(
         SMergeFind: begin
           if (mem_fault_q) begin
             fault_q  <= 1'b1;
-            result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, 24'(mem_detail_q));
+            result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, mem_detail_q);
             state_q  <= SDone;
           end else if (!mg_found) begin
             result_q <= c_words_q;
@@ -1143,7 +1174,7 @@ module tpu_noc_tinytpu_unit #(
             state_q <= SMergeWrite;
           end else if (mem_fault_q && exp_n == 16'd0) begin
             fault_q  <= 1'b1;
-            result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, 24'(mem_detail_q));
+            result_q <= fault_word(tpu_cu_pkg::TINYTPU_FAULT_MEMORY, mem_detail_q);
             mg_q     <= '0;  // the word is not merged: the next RUN's merge starts afresh
             state_q  <= SDone;
           end

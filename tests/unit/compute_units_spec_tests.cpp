@@ -108,3 +108,36 @@ TEST_CASE("compute units spec: broken files are refused with the line and the ru
   CHECK(rule_of(edited("access: w1c, role: \"a program ended FAULT\"", "access: rc, role: \"x\"")) == "cu.spec");
   CHECK(rule_of(edited("        code: 1\n        role: \"fetch", "        code: 0\n        role: \"fetch")) == "cu.spec");
 }
+
+TEST_CASE("compute units spec: a fault's detail is a layout within fault_result.detail", "[cu][spec]") {
+  const UnitSpec& u = shipped().require_unit("tinytpu");
+  const NocField& detail = *shipped().cu_base.fault_result.field("detail");
+  // MEMORY: the ERROR's rule (as wide as the error payload's rule) and txn's low bits.
+  const NocCode& memory = u.require_fault("MEMORY");
+  CHECK(memory.require_detail("rule").width() ==
+        test::shipped_noc_spec().require_payload("error").field("rule")->width());
+  CHECK(memory.require_detail("txn").lsb == memory.require_detail("rule").msb + 1);
+  // CORE: the core's fault_o, fault_unit_o and fault_pc_o, each whole.
+  const NocCode& core = u.require_fault("CORE");
+  CHECK(core.require_detail("code").width() == 4);
+  CHECK(core.require_detail("unit").width() == 4);
+  CHECK(core.require_detail("pc").width() == 16);
+  CHECK(core.require_detail("pc").msb < detail.width());
+  CHECK(core.detail_field("opcode") == nullptr);
+  CHECK_THROWS_AS(core.require_detail("opcode"), Error);
+  CHECK(u.require_fault("GEOMETRY").detail.empty());
+  // A sub-field's value goes in and comes out at its bits, and no others change.
+  const NocSubfield& txn = memory.require_detail("txn");
+  CHECK(txn.with(0xFFFFFF, 0x12) == 0xFF12FF);
+  CHECK(txn.get(0xAB12CD) == 0x12);
+  CHECK(txn.with(0, 0x1FF) == 0xFF00);  // the value's bits past the width are dropped
+
+  std::string why;
+  // Two sub-fields on one bit, a sub-field past the detail's 24 bits, a
+  // second sub-field of one name, an unknown key: each refused at its line.
+  CHECK(rule_of(edited("{name: txn, bits: [15, 8]}", "{name: txn, bits: [15, 7]}"), &why) == "cu.spec");
+  CHECK(rule_of(edited("{name: pc, bits: [23, 8]}", "{name: pc, bits: [24, 8]}"), &why) == "cu.spec");
+  CHECK(rule_of(edited("{name: txn, bits: [15, 8]}", "{name: rule, bits: [15, 8]}"), &why) == "cu.spec");
+  CHECK(why.find("second sub-field named rule") != std::string::npos);
+  CHECK(rule_of(edited("{name: txn, bits: [15, 8]}", "{name: txn, bits: [15, 8], colour: red}")) == "spec.unknown_key");
+}

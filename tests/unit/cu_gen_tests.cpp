@@ -72,3 +72,33 @@ TEST_CASE("cu gen: tpu_cu_pkg is clean under verilator -Wall", "[cu][gen][tools]
   INFO(run.output);
   CHECK(run.code == 0);
 }
+
+TEST_CASE(
+    "cu gen: the package places each fault's detail parts, and a detail part too narrow for what it carries is refused",
+    "[cu][gen]") {
+  const std::string pkg = hdl::emit_tpu_cu_pkg(context());
+  const NocCode& core = test::shipped_compute_units_spec().require_unit("tinytpu").require_fault("CORE");
+  CHECK(value_of(pkg, "TINYTPU_FAULT_CORE_PC_LSB") == std::to_string(core.require_detail("pc").lsb));
+  CHECK(value_of(pkg, "TINYTPU_FAULT_CORE_PC_W") == std::to_string(core.require_detail("pc").width()));
+  CHECK(value_of(pkg, "TINYTPU_FAULT_MEMORY_TXN_LSB") == "8");
+  CHECK(value_of(pkg, "TINYTPU_FAULT_GEOMETRY_LSB").empty());  // a detail of one part has no layout
+
+  // A part one bit short of what it carries: CORE's pc of the core's
+  // fault_pc_o (16 bits), MEMORY's rule of an ERROR flit's rule (8 bits).
+  const auto refused = [](const std::string& from, const std::string& to, const std::string& message) {
+    const std::string path = TPUGEN_SOURCE_DIR "/spec/compute_units.yaml";
+    const ComputeUnitsSpec narrow = load_compute_units_spec_text(
+        test::edited_text(path, from, to), "edited.yaml", test::shipped_noc_spec(), test::shipped_system_node_spec());
+    try {
+      (void)hdl::make_cu_context(test::shipped_noc_spec(), test::shipped_system_node_spec(), narrow, test::isa_at());
+      FAIL("accepted: " << to);
+    } catch (const Error& e) {
+      CHECK(e.rule() == "gen.cu");
+      CHECK(std::string(e.what()).find(message) != std::string::npos);
+    }
+  };
+  refused("{name: pc, bits: [23, 8]}", "{name: pc, bits: [22, 8]}",
+          "CORE fault's detail pc has 15 bits; what it carries needs 16");
+  refused("{name: rule, bits: [7, 0]}", "{name: rule, bits: [6, 0]}",
+          "MEMORY fault's detail rule has 7 bits; what it carries needs 8");
+}

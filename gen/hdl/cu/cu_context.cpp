@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hdl/file_header.h"
+#include "util/diag.h"
 
 namespace tpugen::hdl {
 
@@ -37,6 +38,30 @@ int CuContext::orch_addr_bits() const {
 CuContext make_cu_context(const NocSpec& noc, const SystemNodeSpec& sysnode, const ComputeUnitsSpec& spec,
                           const Isa& isa, const std::map<std::string, std::string>& cu,
                           const std::map<std::string, std::string>& orch) {
+  // A fault's detail parts hold what they carry whole: CORE's the core's
+  // fault_o, fault_unit_o and fault_pc_o, MEMORY's rule an ERROR flit's rule.
+  const UnitSpec& unit = spec.require_unit("tinytpu");
+  const NocLayout& error = noc.require_payload("error");
+  const NocField* rule = error.field("rule");
+  if (rule == nullptr) throw Error("gen.cu", "the error payload has no field rule", error.loc);
+  struct Need {
+    const char* fault;
+    const char* part;
+    int bits;
+    const char* from;
+  };
+  const Need needs[] = {{"CORE", "code", isa.spec().fault_width, "spec/tinytpu_isa.yaml faults"},
+                        {"CORE", "unit", isa.spec().fault_unit_width, "spec/tinytpu_isa.yaml faults"},
+                        {"CORE", "pc", isa.spec().fault_pc_width, "spec/tinytpu_isa.yaml faults"},
+                        {"MEMORY", "rule", rule->width(), "spec/noc.yaml error.rule"}};
+  for (const Need& n : needs) {
+    const NocCode& fault = unit.require_fault(n.fault);
+    if (fault.require_detail(n.part).width() < n.bits)
+      throw Error("gen.cu",
+                  fmt::format("the {} fault's detail {} has {} bits; what it carries needs {} ({})", n.fault, n.part,
+                              fault.require_detail(n.part).width(), n.bits, n.from),
+                  fault.loc);
+  }
   std::map<std::string, std::int64_t> core;
   std::string listing;
   for (const char* n : {"T", "MAXDIM", "IMEM_SIZE", "DMA_WORDS"}) {

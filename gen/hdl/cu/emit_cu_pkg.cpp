@@ -23,8 +23,16 @@ void register_fields(Localparams& lp, const std::string& prefix, const CuRegiste
   }
 }
 
+/// Each code's constant, and for a code whose detail has sub-fields (a
+/// fault's) each sub-field's LSB and width within the detail.
 void codes(Localparams& lp, const std::string& prefix, const std::vector<NocCode>& list, int width) {
-  for (const auto& c : list) lp.add_bits(prefix + c.name, width, fmt::format("d{}", c.code), short_role(c.role));
+  for (const auto& c : list) {
+    lp.add_bits(prefix + c.name, width, fmt::format("d{}", c.code), short_role(c.role));
+    for (const auto& d : c.detail) {
+      lp.add(fmt::format("{}{}_{}_LSB", prefix, c.name, upper(d.name)), d.lsb, "bits of the fault result's detail");
+      lp.add(fmt::format("{}{}_{}_W", prefix, c.name, upper(d.name)), d.width());
+    }
+  }
 }
 
 }  // namespace

@@ -329,19 +329,17 @@ std::string judge_stress(const StressShape& shape, const StressCase& c, const St
   auto m = by_node(model, "model", unused), r = by_node(rtl, "RTL", unused);
   // A RUN's MEMORY fault names the last request an ERROR answered: among C's
   // writes and merge reads that is the order of C's write-back, which is the
-  // engine's own (docs/compute_units.md), so only its rule is compared.
-  // (The detail's low bits are the rule, as wide as an ERROR flit's.)
-  const UnitSpec& unit = shape.cu->require_unit("tinytpu");
-  const std::uint32_t memory = unit.require_fault("MEMORY").code;
-  const NocField* detail = shape.cu->cu_base.fault_result.field("detail");
-  const std::uint32_t rule_bits = (1u << codec.field("error.rule").width) - 1;
-  const std::uint32_t txn_bits =
-      detail == nullptr ? 0 : (((1u << detail->width()) - 1) << detail->lsb) & ~(rule_bits << detail->lsb);
+  // engine's own (docs/compute_units.md), so only its rule is compared: the
+  // detail's txn sub-field (the spec's MEMORY detail layout) is cleared.
+  const NocCode& memory = shape.cu->require_unit("tinytpu").require_fault("MEMORY");
+  const int detail_lsb = shape.cu->cu_base.fault_result.field("detail")->lsb;
+  const NocSubfield& txn = memory.require_detail("txn");
+  const NocSubfield txn_in_arg{txn.name, txn.msb + detail_lsb, txn.lsb + detail_lsb};
   const auto rule_only = [&](noc::Flit& f) {
     const auto arg = static_cast<std::uint32_t>(codec.get(f, "cu_signal.arg"));
     if (codec.get(f, "cu_signal.code") == sig_fault &&
-        field_value(shape.cu->cu_base.fault_result, "code", arg) == memory)
-      codec.set(f, "cu_signal.arg", arg & ~txn_bits);
+        field_value(shape.cu->cu_base.fault_result, "code", arg) == memory.code)
+      codec.set(f, "cu_signal.arg", txn_in_arg.with(arg, 0));
   };
   for (std::size_t u = 0; u < cores.size(); ++u)
     for (std::size_t i = 0; i < m[u].size(); ++i) {

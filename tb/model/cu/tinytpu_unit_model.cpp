@@ -346,7 +346,9 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
   const noc::Header h = codec_->header(f);
   if (h.type == t_error_) {
     const auto rule = static_cast<std::uint32_t>(codec_->get(f, "error.rule"));
-    memory_fault_ = (h.txn << 8) | rule;
+    const NocCode& memory = unit_->require_fault("MEMORY");
+    memory_fault_ = static_cast<std::uint32_t>(
+        memory.require_detail("txn").with(memory.require_detail("rule").with(0, rule), h.txn));
     // An AXI_RESPONSE takes one beat's place; another rule refuses the whole request.
     const std::uint32_t offending_type = static_cast<std::uint32_t>(
         (codec_->get(f, "error.header") >> (codec_->field("type").lsb - codec_->spec().payload_bits)) &
