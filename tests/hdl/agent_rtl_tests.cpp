@@ -130,7 +130,10 @@ TEST_CASE("agent rtl: every corner configuration is clean under Verilator -Wall,
   }
 }
 
-TEST_CASE("agent rtl: the default configuration synthesizes in Yosys with no latch", "[hdl][agent]") {
+// Generic synthesis with its cell and flip-flop counts: long (a minute and a
+// half), as synth.agent synthesizes the same configuration in CI (the Xilinx
+// flow, with the latch gate).
+TEST_CASE("agent rtl: the default configuration synthesizes in Yosys with no latch", "[hdl][agent][long]") {
   const std::filesystem::path dir = generate("synth", {});
   test::write_text(dir / "synth.ys", yosys_script(test::configuration_sources(dir), true));
   const test::ShellRun synth = run_in(dir, "yosys -q -s synth.ys -l synth.log", "synth.out");
