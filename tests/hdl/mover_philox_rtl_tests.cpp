@@ -139,8 +139,7 @@ std::string synthesize(const std::filesystem::path& dir, const std::string& name
       "select -assert-none t:$dlatch t:$adlatch t:$dlatchsr t:$_DLATCH_* t:$_DLATCHSR_*\nstat\n",
       kSources, kTop, until.empty() ? "" : " -run begin:" + until);
   test::write_text(dir / (name + ".ys"), script);
-  const test::ShellRun synth =
-      run_in(dir, fmt::format("yosys -q -s {0}.ys -l {0}.stat.log", name), name + ".log");
+  const test::ShellRun synth = run_in(dir, fmt::format("yosys -q -s {0}.ys -l {0}.stat.log", name), name + ".log");
   INFO(synth.output);
   CHECK(synth.code == 0);
   CHECK(synth.output.find("Warning") == std::string::npos);
@@ -176,7 +175,7 @@ TEST_CASE("mover rtl: philox passes Verilator -Wall, Icarus and a coarse Yosys s
 
   const std::string stat = synthesize(dir, "philox.coarse", "fine");
   CHECK(stat.find("dlatch") == std::string::npos);
-  CHECK(stat.find("dffe") != std::string::npos);  // the pipeline registers, with their enables
+  CHECK(stat.find("dffe") != std::string::npos);   // the pipeline registers, with their enables
   CHECK(stat.find("$macc") != std::string::npos);  // the rounds' multipliers, as alumacc leaves them
 
   const test::ShellRun ivl =
