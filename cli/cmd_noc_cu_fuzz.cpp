@@ -5,7 +5,9 @@
 // credit comes back) and against each other.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <string>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
@@ -28,6 +30,21 @@ cu::StressShape stress_shape(const CuSystem& sys) {
   s.inst_depth = static_cast<int>(sys.specs.cu_base["INST_DEPTH"]);
   s.prog_flits = static_cast<int>(sys.specs.orchestrator["PROG_FLITS"]);
   return s;
+}
+
+// A RUN whose rows never come faults after WAIT_LIMIT cycles (ROWS_MISSING)
+// and the core's watchdog fires after twice that: a short limit keeps those
+// cases short, but it must outlast the longest wait a legal RUN has, the core
+// waiting for a word of its block while every unit streams its own (A and B
+// of MAXDIM x MAXDIM each, memory stalling a cycle in four at most). Twice
+// the words of every unit's block: 128 at T = 4 / MAXDIM = 16 on four units,
+// 2048 at MAXDIM = 64 (64 there made the core's watchdog fire on a legal RUN
+// whose words were still coming: CORE HANG where the model completes).
+std::int64_t stress_wait_limit(const CuSystem& sys) {
+  const std::int64_t maxdim = sys.isa.param("MAXDIM");
+  const std::int64_t block_words = 2 * maxdim * maxdim / sys.sysnode.word_bytes();
+  const auto units = static_cast<std::int64_t>(sys.layout.cores.size());
+  return std::max<std::int64_t>(64, 2 * units * block_words);
 }
 
 cu::StressRun run_model(const CuSystem& sys, const cu::StressCase& c) {
@@ -70,9 +87,8 @@ cu::StressRun run_rtl(const CuSystem& sys, const std::filesystem::path& sim, con
 int run_noc_cu_fuzz(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& copts,
                     const NocCuFuzzOpts& f, const std::string& command) {
   NocCuOpts c = copts;
-  // A RUN whose rows never come faults after WAIT_LIMIT cycles: a short one
-  // keeps those cases short (the limit's own value is the unit tests').
-  if (!c.cu_params.count("WAIT_LIMIT")) c.cu_params["WAIT_LIMIT"] = "64";
+  if (!c.cu_params.count("WAIT_LIMIT"))
+    c.cu_params["WAIT_LIMIT"] = std::to_string(stress_wait_limit(CuSystem(ctx, spec, o, c)));
   const CuSystem sys(ctx, spec, o, c);
   const std::filesystem::path sim = CuSystemRtl(sys, c).sim;
   const cu::StressShape shape = stress_shape(sys);

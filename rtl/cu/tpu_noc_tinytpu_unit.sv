@@ -416,7 +416,10 @@ module tpu_noc_tinytpu_unit #(
   assign rd_row    = row_of(rd_req_addr[OffW-1:0]);
   assign rd_col    = rd_req_addr[OffW-1:0] - OffW'(32'(rd_row) * MaxDim);
   assign rd_word   = BufAW'(32'(rd_row) * RowWords + 32'(rd_col) / WB);
-  assign rd_inside = rd_req_sel ? (rd_row < k_q) : (rd_row < m_q);
+  // Only the block's words arrive: a read past its last column (a dma_ld
+  // of a whole MAXDIM row on a narrow block) is zeros, not a wait.
+  assign rd_inside = rd_req_sel ? (rd_row < k_q && 32'(rd_col) < 32'(n_q))
+                                : (rd_row < m_q && 32'(rd_col) < 32'(k_q));
   assign rd_have   = !rd_inside || (rd_req_sel ? b_arrived_q[rd_word] : a_arrived_q[rd_word]);
 
   // A read taken in cycle j is in the RAM stage in j+1 and in the FIFO in
