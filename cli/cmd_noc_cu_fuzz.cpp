@@ -36,7 +36,7 @@ cu::StressShape stress_shape(const CuSystem& sys) {
 // and the core's watchdog fires after twice that: a short limit keeps those
 // cases short, but it must outlast the longest wait a legal RUN has, the core
 // waiting for a word of its block while every unit streams its own (A and B
-// of MAXDIM x MAXDIM each, memory stalling a cycle in four at most). Twice
+// of MAXDIM x MAXDIM each, under the case's latency and stalls). Twice
 // the words of every unit's block: 128 at T = 4 / MAXDIM = 16 on four units,
 // 2048 at MAXDIM = 64 (64 there made the core's watchdog fire on a legal RUN
 // whose words were still coming: CORE HANG where the model completes).
