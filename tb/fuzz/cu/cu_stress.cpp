@@ -335,18 +335,20 @@ std::string judge_stress(const StressShape& shape, const StressCase& c, const St
   const int detail_lsb = shape.cu->cu_base.fault_result.field("detail")->lsb;
   const NocSubfield& txn = memory.require_detail("txn");
   const NocSubfield txn_in_arg{txn.name, txn.msb + detail_lsb, txn.lsb + detail_lsb};
-  const auto rule_only = [&](noc::Flit& f) {
+  // A STATUS of LAST_FAULT reads that word back (its other selects are
+  // counters far below the code's bits).
+  const auto rule_only = [&](noc::Flit& f, bool status) {
     const auto arg = static_cast<std::uint32_t>(codec.get(f, "cu_signal.arg"));
-    if (codec.get(f, "cu_signal.code") == sig_fault &&
+    if ((status || codec.get(f, "cu_signal.code") == sig_fault) &&
         field_value(shape.cu->cu_base.fault_result, "code", arg) == memory.code)
       codec.set(f, "cu_signal.arg", txn_in_arg.with(arg, 0));
   };
   for (std::size_t u = 0; u < cores.size(); ++u)
     for (std::size_t i = 0; i < m[u].size(); ++i) {
       const StressKind k = c.kinds[u][i];
-      if (k == StressKind::Run || k == StressKind::RunPastMemory) {
-        rule_only(m[u][i]);
-        rule_only(r[u][i]);
+      if (k == StressKind::Run || k == StressKind::RunPastMemory || k == StressKind::Status) {
+        rule_only(m[u][i], k == StressKind::Status);
+        rule_only(r[u][i], k == StressKind::Status);
       }
       if (!(m[u][i] == r[u][i])) {
         const noc::Header h = codec.header(r[u][i]);
