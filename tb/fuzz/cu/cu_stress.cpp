@@ -331,12 +331,14 @@ std::string judge_stress(const StressShape& shape, const StressCase& c, const St
   // writes and merge reads that is the order of C's write-back, which is the
   // engine's own (docs/compute_units.md), so only its rule is compared: the
   // detail's txn sub-field (the spec's MEMORY detail layout) is cleared.
-  const NocCode& memory = shape.cu->require_unit("tinytpu").require_fault("MEMORY");
+  const UnitSpec& unit = shape.cu->require_unit("tinytpu");
+  const NocCode& memory = unit.require_fault("MEMORY");
   const int detail_lsb = shape.cu->cu_base.fault_result.field("detail")->lsb;
   const NocSubfield& txn = memory.require_detail("txn");
   const NocSubfield txn_in_arg{txn.name, txn.msb + detail_lsb, txn.lsb + detail_lsb};
-  // A STATUS of LAST_FAULT reads that word back (its other selects are
-  // counters far below the code's bits).
+  // A STATUS of LAST_FAULT reads that word back as its result.
+  const UnitField& select = unit.require_opcode("STATUS").require_field("select");
+  const std::uint64_t last_fault = unit.require_select("LAST_FAULT").code;
   const auto rule_only = [&](noc::Flit& f, bool status) {
     const auto arg = static_cast<std::uint32_t>(codec.get(f, "cu_signal.arg"));
     if ((status || codec.get(f, "cu_signal.code") == sig_fault) &&
@@ -346,9 +348,11 @@ std::string judge_stress(const StressShape& shape, const StressCase& c, const St
   for (std::size_t u = 0; u < cores.size(); ++u)
     for (std::size_t i = 0; i < m[u].size(); ++i) {
       const StressKind k = c.kinds[u][i];
-      if (k == StressKind::Run || k == StressKind::RunPastMemory || k == StressKind::Status) {
-        rule_only(m[u][i], k == StressKind::Status);
-        rule_only(r[u][i], k == StressKind::Status);
+      const bool reads_fault =
+          k == StressKind::Status && c.programs[u][i].bits(select.lsb, select.width()) == last_fault;
+      if (k == StressKind::Run || k == StressKind::RunPastMemory || reads_fault) {
+        rule_only(m[u][i], reads_fault);
+        rule_only(r[u][i], reads_fault);
       }
       if (!(m[u][i] == r[u][i])) {
         const noc::Header h = codec.header(r[u][i]);
