@@ -255,9 +255,10 @@ Command noc_command() {
             };
             auto dsp = std::make_shared<NocDispatchOpts>();
             CLI::App* dispatch = sub.add_subcommand(
-                "dispatch", "stage CU_INST flits (JSON lines: txn, last, payload hex) through the orchestrator to one "
-                            "node and print every retirement flit that comes back; exit 1 when the program does not "
-                            "complete, naming the node, the txn and the credits outstanding");
+                "dispatch",
+                "stage CU_INST flits (JSON lines: txn, last, and payload hex or op and fields by name) through the "
+                "orchestrator to one node and print every retirement flit that comes back; exit 1 when the program "
+                "does not complete, naming the node, the txn and the credits outstanding");
             add_cu_flags(*dispatch);
             dispatch->add_option("--node", dsp->node, "the unit's node X,Y")->required()->type_name("X,Y");
             dispatch->add_option("--flits", dsp->flits, "the program: one CU_INST a line")->required();
@@ -268,6 +269,16 @@ Command noc_command() {
                                  "of --memory-bytes of zeros)");
             dispatch->add_option("--memory-out", dsp->memory_out,
                                  "write the memory after the run, byte 0 first (the RTL's, when it ran)");
+            dispatch
+                ->add_option("--memory-seed", dsp->memory_seed,
+                             "--memory-bytes of pseudo-random bytes (std::mt19937_64 from this seed) instead of "
+                             "zeros")
+                ->excludes("--memory");
+            dispatch
+                ->add_option("--place", dsp->place,
+                             "ADDR=FILE: FILE's bytes into the memory from byte ADDR (a program image for a "
+                             "LOAD, an operand), after --memory or --memory-seed; repeatable")
+                ->type_name("ADDR=FILE");
             auto gm = std::make_shared<NocGemmOpts>();
             CLI::App* gemm = sub.add_subcommand(
                 "gemm", "split a GEMM over the mesh's TinyTPU units (blocks of at most MAXDIM x MAXDIM, shared operands "

@@ -26,8 +26,11 @@ namespace tpugen::cli {
 
 namespace {
 
-/// The CU_INST flits of a JSON-lines file: txn, last and payload (hex) each.
-std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& codec) {
+/// The CU_INST flits of a JSON-lines file: txn and last each, and the
+/// payload either as hex ("payload") or by the unit's opcode and its fields
+/// by name ("op", "fields": {"k": 8, "a_peer[0].x": 1, ...}), encoded from
+/// spec/compute_units.yaml (cu::cu_inst).
+std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& codec, const UnitSpec& unit) {
   std::istringstream in(read_file(path, "cli.io"));
   std::vector<noc::Flit> out;
   std::string line;
@@ -44,27 +47,68 @@ std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& cod
     } catch (const nlohmann::json::exception& e) {
       throw where(fmt::format("not JSON: {}", e.what()));
     }
-    if (!j.is_object()) throw where("a line is one object: {\"txn\": N, \"last\": 0|1, \"payload\": \"hex\"}");
+    if (!j.is_object())
+      throw where(
+          "a line is one object: {\"txn\": N, \"last\": 0|1, \"payload\": \"hex\"} or, instead of payload, "
+          "{\"op\": \"NAME\", \"fields\": {...}}");
     for (const auto& [k, v] : j.items())
-      if (k != "txn" && k != "last" && k != "payload") throw where(fmt::format("unknown key '{}' (txn, last, payload)", k));
+      if (k != "txn" && k != "last" && k != "payload" && k != "op" && k != "fields")
+        throw where(fmt::format("unknown key '{}' (txn, last, and payload or op and fields)", k));
     if (!j.contains("txn") || !j["txn"].is_number_unsigned() || j["txn"].get<std::uint64_t>() > 255)
       throw where("txn is an integer 0 .. 255");
     if (!j.contains("last") || !j["last"].is_number_unsigned() || j["last"].get<std::uint64_t>() > 1)
       throw where("last is 0 or 1");
-    if (!j.contains("payload") || !j["payload"].is_string()) throw where("payload is a hex string (up to 256 bits)");
+    const auto txn = j["txn"].get<std::uint32_t>();
+    const bool last = j["last"].get<std::uint32_t>() == 1;
+    if (j.contains("payload") == j.contains("op")) throw where("give the payload as hex (payload) or by name (op)");
+    if (j.contains("fields") && !j.contains("op")) throw where("fields go with op");
+    if (j.contains("payload") && !j["payload"].is_string()) throw where("payload is a hex string (up to 256 bits)");
+    if (j.contains("op") && !j["op"].is_string())
+      throw where(fmt::format("op is one of {}'s opcodes by name", unit.name));
+    std::map<std::string, std::uint64_t> fields;
+    if (j.contains("fields")) {
+      if (!j["fields"].is_object()) throw where("fields is an object of name: unsigned integer");
+      for (const auto& [k, v] : j["fields"].items()) {
+        if (!v.is_number_unsigned()) throw where(fmt::format("field {} is an unsigned integer", k));
+        fields[k] = v.get<std::uint64_t>();
+      }
+    }
     noc::Flit f;
     try {
-      const noc::FieldRef p = codec.payload();
-      f.set_hex_range(p.lsb, p.width, j["payload"].get<std::string>(), "payload");
+      if (j.contains("payload")) {
+        const noc::FieldRef p = codec.payload();
+        f.set_hex_range(p.lsb, p.width, j["payload"].get<std::string>(), "payload");
+        codec.set_header(f, noc::Header::between({0, 0}, {0, 0}, codec.type_code("CU_INST"), txn, last ? 1 : 0));
+      } else {
+        f = cu::cu_inst(unit, codec, j["op"].get<std::string>(), fields, txn, last);
+      }
     } catch (const Error& e) {
       throw where(e.what());
     }
-    codec.set_header(f, noc::Header::between({0, 0}, {0, 0}, codec.type_code("CU_INST"),
-                                             j["txn"].get<std::uint32_t>(), j["last"].get<std::uint32_t>()));
     out.push_back(f);
   }
   if (out.empty()) throw Error("cli.flits", fmt::format("{}: no flits", path));
   return out;
+}
+
+/// --place ADDR=FILE: FILE's bytes into `memory` from byte ADDR.
+void place_file(std::vector<std::uint8_t>& memory, const std::string& spec) {
+  const std::size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw Error("cli.usage", fmt::format("--place {}: give ADDR=FILE", spec));
+  std::uint64_t addr = 0;
+  try {
+    std::size_t used = 0;
+    addr = std::stoull(spec.substr(0, eq), &used, 0);
+    if (used != eq) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    throw Error("cli.usage", fmt::format("--place {}: ADDR is a byte address (decimal or 0x hex)", spec));
+  }
+  const std::string bytes = read_file(spec.substr(eq + 1), "cli.io");
+  if (addr > memory.size() || bytes.size() > memory.size() - addr)
+    throw Error("cli.usage", fmt::format("--place {}: {} byte(s) at 0x{:x} run past the memory's {} bytes", spec,
+                                         bytes.size(), addr, memory.size()));
+  std::copy(bytes.begin(), bytes.end(), memory.begin() + static_cast<std::ptrdiff_t>(addr));
 }
 
 std::string signal_name(const NocSpec& s, std::uint32_t code) {
@@ -108,12 +152,16 @@ int run_noc_dispatch(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     for (const auto& u : sys.layout.cores) units += fmt::format(" ({},{})", u.x, u.y);
     throw Error("cli.node", fmt::format("--node {},{} holds no compute unit; the units are at{}", node.x, node.y, units));
   }
-  const std::vector<noc::Flit> flits = read_flits(d.flits, sys.codec);
+  const std::vector<noc::Flit> flits = read_flits(d.flits, sys.codec, sys.cu.require_unit("tinytpu"));
   std::vector<std::uint8_t> memory(d.memory_bytes, 0);
   if (!d.memory.empty()) {
     const std::string bytes = read_file(d.memory, "cli.io");
     memory.assign(bytes.begin(), bytes.end());
+  } else if (d.memory_seed) {
+    std::mt19937_64 rng(*d.memory_seed);
+    for (auto& b : memory) b = static_cast<std::uint8_t>(rng() >> 56);
   }
+  for (const auto& p : d.place) place_file(memory, p);
   const auto dispatch = [&](cu::HostPort& port) { return sys.dispatch(port, {flits}, {node}); };
   nlohmann::ordered_json j;
   int status = kOk;

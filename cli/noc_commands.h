@@ -7,8 +7,10 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli/cli.h"
 #include "cli/rtl_engine_flags.h"
@@ -95,6 +97,8 @@ struct NocDispatchOpts {
   std::uint64_t memory_bytes = 1 << 16;
   std::string memory;      ///< FILE.bin: the memory's bytes (instead of memory_bytes of zeros)
   std::string memory_out;  ///< FILE.bin: memory after the run (the RTL's, when it ran)
+  std::optional<std::uint64_t> memory_seed;  ///< memory_bytes of pseudo-random bytes (std::mt19937_64) instead of zeros
+  std::vector<std::string> place;            ///< ADDR=FILE: a file's bytes placed at ADDR, after the above
 };
 /// `noc cu-fuzz`'s own options (the system's are NocCuOpts').
 struct NocCuFuzzOpts {
