@@ -21,6 +21,7 @@
 #include "sim/cu_system_engine.h"
 #include "spec/compute_units_spec.h"
 #include "util/file_io.h"
+#include "util/text.h"
 
 namespace tpugen::cli {
 
@@ -96,14 +97,9 @@ void place_file(std::vector<std::uint8_t>& memory, const std::string& spec) {
   const std::size_t eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
     throw Error("cli.usage", fmt::format("--place {}: give ADDR=FILE", spec));
-  std::uint64_t addr = 0;
-  try {
-    std::size_t used = 0;
-    addr = std::stoull(spec.substr(0, eq), &used, 0);
-    if (used != eq) throw std::invalid_argument("trailing");
-  } catch (const std::exception&) {
-    throw Error("cli.usage", fmt::format("--place {}: ADDR is a byte address (decimal or 0x hex)", spec));
-  }
+  const auto parsed = parse_unsigned(std::string_view(spec).substr(0, eq));
+  if (!parsed) throw Error("cli.usage", fmt::format("--place {}: ADDR is a byte address (decimal or 0x hex)", spec));
+  const std::uint64_t addr = *parsed;
   const std::string bytes = read_file(spec.substr(eq + 1), "cli.io");
   if (addr > memory.size() || bytes.size() > memory.size() - addr)
     throw Error("cli.usage", fmt::format("--place {}: {} byte(s) at 0x{:x} run past the memory's {} bytes", spec,

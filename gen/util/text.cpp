@@ -1,6 +1,7 @@
 #include "util/text.h"
 
 #include <cctype>
+#include <charconv>
 
 namespace tpugen {
 
@@ -23,6 +24,19 @@ std::vector<std::string_view> split_lines(std::string_view text) {
     start = end + 1;
   }
   return lines;
+}
+
+std::optional<std::uint64_t> parse_unsigned(std::string_view s) {
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    base = 16;
+  }
+  if (s.empty() || !std::isxdigit(static_cast<unsigned char>(s.front()))) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+  return v;
 }
 
 }  // namespace tpugen

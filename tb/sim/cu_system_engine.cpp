@@ -9,6 +9,7 @@
 #include "util/diag.h"
 #include "util/file_io.h"
 #include "util/process.h"
+#include "util/text.h"
 
 namespace tpugen::sim {
 
@@ -26,12 +27,7 @@ std::vector<std::string> words_of(const std::string& line) {
 }
 
 std::uint64_t number(const std::string& s, const std::string& line) {
-  try {
-    std::size_t used = 0;
-    const std::uint64_t v = std::stoull(s, &used, 0);
-    if (used == s.size()) return v;
-  } catch (const std::exception&) {
-  }
+  if (const auto v = parse_unsigned(s)) return *v;
   throw Error("rtl.run", fmt::format("the system's simulator answered '{}': '{}' is not a number", line, s));
 }
 
