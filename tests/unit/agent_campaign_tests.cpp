@@ -2,8 +2,11 @@
 // cases (reproducible, within the slots' capacity, every port writing its own
 // region), the comparison of a run with the model (tb/sim/agent_engine.h:
 // compare_agent_runs, on results made up here), shrinking, and reproducers.
+#include <fmt/format.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "fuzz/agent/agent_campaign.h"
@@ -163,6 +166,18 @@ TEST_CASE("agent campaign: a failing case shrinks to the flits that fail it, and
   CHECK(replay.find("tpugen agent fuzz --replay " + dir.string()) != std::string::npos);
   CHECK(replay.find("--mem-ports 2") != std::string::npos);
   CHECK(replay.find("--inject-bug agent_stream_txn") != std::string::npos);
+  // A number as a string is whole decimal or 0x hex, and fits 64 bits.
+  const nlohmann::json good = nlohmann::json::parse(test::read_text((dir / "case.json").string()));
+  for (const char* bad : {"12abc", "99999999999999999999", "-1"}) {
+    nlohmann::json j = good;
+    j["seed"] = bad;
+    test::write_text(dir / "case.json", j.dump());
+    CHECK(test::rule_of([&] { (void)agent::read_case(codec(), dir.string()); }) == "fuzz.case");
+  }
+  nlohmann::json hex = good;
+  hex["seed"] = fmt::format("0x{:x}", c.conditions.seed);
+  test::write_text(dir / "case.json", hex.dump());
+  CHECK(agent::read_case(codec(), dir.string()).conditions == c.conditions);
   test::write_text(dir / "case.json", "{\"latency\": 0");
   CHECK(test::rule_of([&] { (void)agent::read_case(codec(), dir.string()); }) == "fuzz.case");
 }

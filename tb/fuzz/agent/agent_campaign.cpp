@@ -12,6 +12,7 @@
 
 #include "util/diag.h"
 #include "util/file_io.h"
+#include "util/text.h"
 
 namespace tpugen::agent {
 
@@ -655,8 +656,9 @@ AgentCase read_case(const noc::Codec& codec, const std::string& path) {
     const nlohmann::json j = nlohmann::json::parse(text);
     auto number = [&](const nlohmann::json& v) -> std::uint64_t {
       if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-      if (v.is_string()) return std::stoull(v.get<std::string>(), nullptr, 0);
-      throw bad("a number is neither an unsigned integer nor a \"0x...\" string");
+      if (v.is_string())
+        if (const auto n = parse_unsigned(v.get<std::string>())) return *n;
+      throw bad(fmt::format("{} is neither an unsigned integer nor a decimal or \"0x...\" string", v.dump()));
     };
     c.conditions.latency = static_cast<unsigned>(number(j.at("latency")));
     c.conditions.stall = j.at("stall").get<double>();
