@@ -656,8 +656,7 @@ AgentCase read_case(const noc::Codec& codec, const std::string& path) {
     const nlohmann::json j = nlohmann::json::parse(text);
     auto number = [&](const nlohmann::json& v) -> std::uint64_t {
       if (v.is_number_unsigned()) return v.get<std::uint64_t>();
-      if (v.is_string())
-        if (const auto n = parse_unsigned(v.get<std::string>())) return *n;
+      if (const auto n = v.is_string() ? parse_unsigned(v.get<std::string>()) : std::nullopt) return *n;
       throw bad(fmt::format("{} is neither an unsigned integer nor a decimal or \"0x...\" string", v.dump()));
     };
     c.conditions.latency = static_cast<unsigned>(number(j.at("latency")));
