@@ -14,8 +14,8 @@ namespace tpugen::cli {
 namespace {
 struct ProgramOpts {
   std::string which, shape = "16x16x16", form = "loop", out;
-  bool relu = false, split = false;
-  std::int64_t distance = -1;
+  bool relu = false, split = false, interleave = false;
+  std::int64_t distance = -1, parts = 1;
 };
 }  // namespace
 
@@ -28,6 +28,12 @@ Command program_command() {
             sub.add_option("--gemm", o.shape, "shape MxKxN for gemm and vadd")->capture_default_str();
             sub.add_flag("--relu", o.relu, "gemm: relu before mvout");
             sub.add_flag("--split-operand-load", o.split, "gemm: issue a load over MAXROWS rows as two");
+            sub.add_flag("--interleave-loads", o.interleave,
+                         "gemm: load B's first column block a k-tile at a time beside A's (a compute unit's order)");
+            sub.add_option("--last-strip-parts", o.parts,
+                           "gemm: compute the last column strip in this many groups of rows (a divisor of M)")
+                ->capture_default_str()
+                ->check(CLI::PositiveNumber);
             sub.add_option("--form", o.form, "gemm: loop (the loop-nest builder), handwritten or flat")->capture_default_str()
                 ->check(CLI::IsMember({"loop", "handwritten", "flat"}));
             sub.add_option("--distance", o.distance, "ar-distance: the accu distance (default AR_RAW_DIST)");
@@ -38,7 +44,9 @@ Command program_command() {
             Program p;
             if (o.which == "gemm") {
               const GemmShape s = parse_shape(o.shape);
-              const GemmOptions opt{o.relu, o.split};
+              GemmOptions opt{o.relu, o.split};
+              opt.interleave_loads = o.interleave;
+              opt.last_strip_parts = o.parts;
               p = o.form == "flat" ? gemm_program_flat(isa, s, opt)
                   : o.form == "handwritten" ? gemm_program_handwritten(isa, s, opt)
                                              : gemm_program(isa, s, opt);

@@ -3,8 +3,11 @@
 ///
 /// The shipped GEMM (Kt = K/T, Nt = N/T; memory map from gemm_layout):
 ///
-///   loop Kt (k):  dma_ld A->vr,   dram_row0 0, col_block kb, dst_row0 A_VR + kb*MAXDIM, nr M
-///   loop Nt (n):  dma_ld B->spad, dram_row0 0, col_block nb, dst_row0 B_SP + nb*MAXDIM, nr K
+///   dma_ld B->spad, dram_row0 0, col_block 0, dst_row0 B_SP, nr K           (B's first n-tile)
+///   loop Kt (k):
+///     dma_ld A->vr, dram_row0 0, col_block kb, dst_row0 A_VR + kb*MAXDIM, nr M
+///   loop Nt-1 (n):                                                 (only when Nt > 1)
+///     dma_ld B->spad, dram_row0 0, col_block 1 + nb, dst_row0 B_SP + MAXDIM + nb*MAXDIM, nr K
 ///   loop Nt (n):
 ///     mm vr_a A_VR, ar0 AR_C, acc 0, spad_w B_SP + nb*MAXDIM, nr M                (peeled k-tile 0)
 ///     loop Kt-1 (k):                                                             (only when Kt > 1)
@@ -12,9 +15,43 @@
 ///     vrelu ar_d AR_C, ar_s AR_C, nr M                                           (only with relu)
 ///     mvout ar0 AR_C, dram_row0 0, col_block nb, nr M
 ///
-/// Loops of trip 1 (Kt == 1 for the A loads, Nt == 1) are kept: all three
-/// forms agree on that, and the inner k loop is the only one omitted, when
-/// Kt == 1 (a trip of Kt - 1 = 0 is not a loop the sequencer can run).
+/// last_strip_parts P > 1: the n loop runs Nt - 1 strips (omitted at 0), and
+/// the last strip (nb = Nt - 1) is computed in P groups of R = M/P rows:
+///
+///   loop P (p):
+///     mm vr_a A_VR + p*R, ar0 AR_C, acc 0, spad_w B_SP + nb*MAXDIM, nr R
+///     loop Kt-1 (k):                                                 (only when Kt > 1)
+///       mm vr_a A_VR+MAXDIM + kb*MAXDIM + p*R, ar0 AR_C, acc 1, spad_w B_SP+T + nb*MAXDIM + kb*T, nr R
+///     vrelu ar_d AR_C, ar_s AR_C, nr R                               (only with relu)
+///     mvout ar0 AR_C, dram_row0 p*R, col_block nb, nr R
+///
+/// Every group accumulates into the same AR_C rows, as consecutive strips
+/// do (a group's first mm overwrites the rows the previous group's mvout
+/// reads, a row behind it), which keeps the mm at three AGU terms.
+///
+/// The loads come in the order the first column strip's mm read them: its
+/// first mm reads A's first k-tile and B's first column block's first T
+/// rows, and each later mm the next k-tile of A, which the DMA delivers (M
+/// rows) in the M cycles the mm before it takes. So the array starts after
+/// K + M rows, not after all of A and B, and the rest of B arrives while
+/// the first strip runs.
+///
+/// interleave_loads: B's first column block is loaded a k-tile at a time,
+/// beside A's, so the first mm waits for T + M rows:
+///
+///   loop Kt (k):
+///     dma_ld B->spad, dram_row0 kb*T, col_block 0, dst_row0 B_SP + kb*T, nr T
+///     dma_ld A->vr,   dram_row0 0, col_block kb, dst_row0 A_VR + kb*MAXDIM, nr M
+///
+/// The standalone core gains nothing by it (its DMA moves a packed word a
+/// cycle, so the first strip waits for the same K + Kt*M rows either way)
+/// and its Kt more dma_ld fill the DMA's instruction queue; a compute unit,
+/// which fetches whole rows (B's first T, A's, the rest of B's), starts
+/// after T + M rows of them instead of K + M.
+///
+/// Loops of trip 1 (Kt == 1 for the first loads, Nt == 1) are kept: all
+/// three forms agree on that, and only the loops of trip Kt - 1 and Nt - 1
+/// are omitted when that trip is 0 (not a loop the sequencer can run).
 ///
 /// split_operand_load: a dma_ld whose nr would exceed MAXROWS is issued as
 /// ceil(nr / MAXROWS) loads of balanced size, the earlier pieces one row
@@ -73,8 +110,9 @@ Tiling tiling(const Isa& isa, GemmShape s, std::string_view what) {
 }
 
 std::string gemm_source(GemmShape s, GemmOptions o, std::string_view form) {
-  return fmt::format("gemm {}x{}x{}{}{}{}", s.m, s.k, s.n, o.relu ? " relu" : "", o.split_operand_load ? " split" : "",
-                     form);
+  return fmt::format("gemm {}x{}x{}{}{}{}{}{}", s.m, s.k, s.n, o.relu ? " relu" : "",
+                     o.split_operand_load ? " split" : "", o.interleave_loads ? " interleaved" : "",
+                     o.last_strip_parts > 1 ? fmt::format(" last-strip-parts {}", o.last_strip_parts) : "", form);
 }
 
 /// The legal values of a restricted operand.
@@ -151,20 +189,77 @@ struct GemmPlan {
   GemmLayout l;
   std::array<OperandLoad, 2> loads;
   bool split_operand_load = false;
+  std::int64_t parts = 1;  ///< last_strip_parts
+  bool interleave_loads = false;
+
+  /// The strips of all M rows: every one, or all but the last in parts.
+  [[nodiscard]] std::int64_t full_strips() const { return parts > 1 ? g.nt - 1 : g.nt; }
+  /// The rows of one group of the last strip.
+  [[nodiscard]] std::int64_t part_rows() const { return g.m / parts; }
 
   /// The pieces each of `ld`'s loads is issued as.
   [[nodiscard]] std::vector<Piece> pieces(const OperandLoad& ld) const {
     return load_pieces(ld.rows, split_operand_load, g.maxrows);
   }
+
+  /// One dma_ld of the load section: each field a base plus a stride times
+  /// its loop's induction variable.
+  struct LoadStep {
+    std::int64_t mode = 0, rows = 0;
+    std::int64_t dram_row0 = 0, dram_row0_stride = 0;
+    std::int64_t col_block = 0, col_block_stride = 0;
+    std::int64_t dst_row0 = 0, dst_row0_stride = 0;
+  };
+  /// A loop of the load section (level 0) and the loads of its body; or,
+  /// not `looped`, its body once, bare (the strides unused).
+  struct LoadLoop {
+    std::int64_t trip = 0;
+    const char* iv = "";
+    std::vector<LoadStep> body;
+    bool looped = true;
+  };
+
+  /// The load section (see the file comment): B's first column block, then
+  /// a loop over A's k-tiles (interleaved: the first column block's T rows
+  /// of each k-tile loaded beside it), then a loop over the rest of B's
+  /// column blocks.
+  [[nodiscard]] std::vector<LoadLoop> load_section() const {
+    const OperandLoad& a = loads[0];
+    const OperandLoad& b = loads[1];
+    std::vector<LoadLoop> out;
+    LoadLoop first{a.tiles, a.iv, {}};
+    if (interleave_loads) {
+      first.body.push_back({b.mode, g.t, 0, g.t, 0, 0, b.base, g.t});
+    } else {
+      LoadLoop b0{1, b.iv, {}, false};
+      for (const Piece& p : pieces(b)) b0.body.push_back({b.mode, p.rows, p.offset, 0, 0, 0, b.base + p.offset, 0});
+      out.push_back(b0);
+    }
+    for (const Piece& p : pieces(a))
+      first.body.push_back({a.mode, p.rows, p.offset, 0, 0, 1, a.base + p.offset, g.maxdim});
+    out.push_back(first);
+    if (b.tiles > 1) {
+      LoadLoop rest{b.tiles - 1, b.iv, {}};
+      for (const Piece& p : pieces(b))
+        rest.body.push_back({b.mode, p.rows, p.offset, 0, 1, 1, b.base + g.maxdim + p.offset, g.maxdim});
+      out.push_back(rest);
+    }
+    return out;
+  }
 };
 
 GemmPlan gemm_plan(const Isa& isa, GemmShape shape, GemmOptions options) {
   const Tiling g = tiling(isa, shape, "gemm");
+  if (options.last_strip_parts < 1 || g.m % options.last_strip_parts != 0)
+    throw Error("program.shape", fmt::format("gemm {}x{}x{}: last_strip_parts {} does not divide M = {} into groups",
+                                             shape.m, shape.k, shape.n, options.last_strip_parts, g.m));
   const GemmLayout l = gemm_layout(isa);
-  return {g, l,
-          {{{g.kt, "k", g.m, dma_mode(isa, "A", "vr"), l.a_vr},
-            {g.nt, "n", g.k, dma_mode(isa, "B", "spad"), l.b_sp}}},
-          options.split_operand_load};
+  return {g,
+          l,
+          {{{g.kt, "k", g.m, dma_mode(isa, "A", "vr"), l.a_vr}, {g.nt, "n", g.k, dma_mode(isa, "B", "spad"), l.b_sp}}},
+          options.split_operand_load,
+          options.last_strip_parts,
+          options.interleave_loads};
 }
 
 /// A GEMM form the loop-nest builder writes (gemm_program, gemm_program_flat):
@@ -179,10 +274,29 @@ Program build_gemm(const Isa& isa, GemmShape shape, GemmOptions options, std::st
   return b.finish();
 }
 
-/// The dma_ld of `piece` of one of `ld`'s loads.
-void emit_load(ProgramBuilder& b, const OperandLoad& ld, const Piece& piece, const Ref& col_block, const Ref& dst_row0) {
-  b.emit("dma_ld", {{"mode", ld.mode}, {"dram_row0", piece.offset}, {"col_block", col_block}, {"dst_row0", dst_row0}},
-         piece.rows);
+/// A field of a load step: its base, plus stride * iv when the stride is nonzero.
+Ref load_field(std::int64_t base, std::int64_t stride, const Iv& iv) {
+  return stride == 0 ? Ref(base) : Ref(base).at(iv, stride);
+}
+
+/// Load step `s` in the loop of induction variable `iv`.
+void emit_load(ProgramBuilder& b, const GemmPlan::LoadStep& s, const Iv& iv) {
+  b.emit("dma_ld",
+         {{"mode", s.mode},
+          {"dram_row0", load_field(s.dram_row0, s.dram_row0_stride, iv)},
+          {"col_block", load_field(s.col_block, s.col_block_stride, iv)},
+          {"dst_row0", load_field(s.dst_row0, s.dst_row0_stride, iv)}},
+         s.rows);
+}
+
+/// Load step `s` at iteration `i`, every address absolute.
+void emit_load_flat(ProgramBuilder& b, const GemmPlan::LoadStep& s, std::int64_t i) {
+  b.emit("dma_ld",
+         {{"mode", s.mode},
+          {"dram_row0", s.dram_row0 + i * s.dram_row0_stride},
+          {"col_block", s.col_block + i * s.col_block_stride},
+          {"dst_row0", s.dst_row0 + i * s.dst_row0_stride}},
+         s.rows);
 }
 
 // --- Handwritten instructions ------------------------------------------------
@@ -216,30 +330,55 @@ class Hand {
 }  // namespace
 
 Program gemm_program(const Isa& isa, GemmShape shape, GemmOptions options) {
-  return build_gemm(isa, shape, options, "", [&](ProgramBuilder& b, const GemmPlan& plan, const Tiling& g,
-                                                 const GemmLayout& l) {
-    for (const OperandLoad& ld : plan.loads)
-      b.loop(ld.tiles, ld.iv, [&](const Iv& tile) {
-        for (const Piece& p : plan.pieces(ld))
-          emit_load(b, ld, p, Ref(0).at(tile, 1), Ref(ld.base + p.offset).at(tile, g.maxdim));
-      });
-    b.loop(g.nt, "n", [&](const Iv& nb) {
-      // The first k-tile is peeled: it overwrites the accumulator (acc 0).
-      b.emit("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", Ref(l.b_sp).at(nb, g.maxdim)}}, g.m);
-      // The rest accumulate; the bases A_VR + MAXDIM and B_SP + T say "kb starts at 1".
-      if (g.kt > 1)
-        b.loop(g.kt - 1, "k", [&](const Iv& kb) {
+  return build_gemm(
+      isa, shape, options, "", [&](ProgramBuilder& b, const GemmPlan& plan, const Tiling& g, const GemmLayout& l) {
+        for (const GemmPlan::LoadLoop& ll : plan.load_section()) {
+          if (!ll.looped) {
+            for (const GemmPlan::LoadStep& st : ll.body) emit_load_flat(b, st, 0);
+            continue;
+          }
+          b.loop(ll.trip, ll.iv, [&](const Iv& iv) {
+            for (const GemmPlan::LoadStep& st : ll.body) emit_load(b, st, iv);
+          });
+        }
+        if (plan.full_strips() > 0)
+          b.loop(plan.full_strips(), "n", [&](const Iv& nb) {
+            // The first k-tile is peeled: it overwrites the accumulator (acc 0).
+            b.emit("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", Ref(l.b_sp).at(nb, g.maxdim)}},
+                   g.m);
+            // The rest accumulate; the bases A_VR + MAXDIM and B_SP + T say "kb starts at 1".
+            if (g.kt > 1)
+              b.loop(g.kt - 1, "k", [&](const Iv& kb) {
+                b.emit("mm",
+                       {{"vr_a", Ref(l.a_vr + g.maxdim).at(kb, g.maxdim)},
+                        {"ar0", l.ar_c},
+                        {"acc", 1},
+                        {"spad_w", Ref(l.b_sp + g.t).at(nb, g.maxdim).at(kb, g.t)}},
+                       g.m);
+              });
+            if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m);
+            b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", Ref(0).at(nb, 1)}}, g.m);
+          });
+        if (plan.parts == 1) return;
+        // The last strip in groups of R rows.
+        const std::int64_t nb = g.nt - 1, r = plan.part_rows();
+        b.loop(plan.parts, "p", [&](const Iv& part) {
           b.emit("mm",
-                 {{"vr_a", Ref(l.a_vr + g.maxdim).at(kb, g.maxdim)},
-                  {"ar0", l.ar_c},
-                  {"acc", 1},
-                  {"spad_w", Ref(l.b_sp + g.t).at(nb, g.maxdim).at(kb, g.t)}},
-                 g.m);
+                 {{"vr_a", Ref(l.a_vr).at(part, r)}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", l.b_sp + nb * g.maxdim}},
+                 r);
+          if (g.kt > 1)
+            b.loop(g.kt - 1, "k", [&](const Iv& kb) {
+              b.emit("mm",
+                     {{"vr_a", Ref(l.a_vr + g.maxdim).at(part, r).at(kb, g.maxdim)},
+                      {"ar0", l.ar_c},
+                      {"acc", 1},
+                      {"spad_w", Ref(l.b_sp + g.t + nb * g.maxdim).at(kb, g.t)}},
+                     r);
+            });
+          if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, r);
+          b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", Ref(0).at(part, r)}, {"col_block", nb}}, r);
         });
-      if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m);
-      b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", Ref(0).at(nb, 1)}}, g.m);
-    });
-  });
+      });
 }
 
 Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions options) {
@@ -251,59 +390,96 @@ Program gemm_program_handwritten(const Isa& isa, GemmShape shape, GemmOptions op
   p.source = gemm_source(shape, options, " (handwritten)");
   auto& out = p.instrs;
 
-  // Level 0: the A loads, one per k-tile; then the B loads, one per n-tile.
-  for (const OperandLoad& ld : plan.loads) {
-    out.push_back(h.loop(ld.tiles));
-    for (const Piece& piece : plan.pieces(ld)) {
+  // Level 0: B's first column block, bare, and the loop of A's loads (or,
+  // interleaved, the loop of A's loads each with B's rows of its k-tile);
+  // the loop of the rest of B's.
+  for (const GemmPlan::LoadLoop& ll : plan.load_section()) {
+    if (ll.looped) out.push_back(h.loop(ll.trip));
+    for (const GemmPlan::LoadStep& st : ll.body) {
       Instr in = h.instr(
-          "dma_ld", {{"mode", ld.mode}, {"dram_row0", piece.offset}, {"col_block", 0}, {"dst_row0", ld.base + piece.offset}},
-          piece.rows);
-      in.terms = {h.term("dma_ld", "col_block", 0, 1), h.term("dma_ld", "dst_row0", 0, g.maxdim)};
+          "dma_ld",
+          {{"mode", st.mode}, {"dram_row0", st.dram_row0}, {"col_block", st.col_block}, {"dst_row0", st.dst_row0}},
+          st.rows);
+      if (ll.looped) {
+        if (st.dram_row0_stride != 0) in.terms.push_back(h.term("dma_ld", "dram_row0", 0, st.dram_row0_stride));
+        if (st.col_block_stride != 0) in.terms.push_back(h.term("dma_ld", "col_block", 0, st.col_block_stride));
+        if (st.dst_row0_stride != 0) in.terms.push_back(h.term("dma_ld", "dst_row0", 0, st.dst_row0_stride));
+      }
       out.push_back(in);
     }
-    out.push_back(h.endloop());
+    if (ll.looped) out.push_back(h.endloop());
   }
 
   // Level 0: the n-tiles; level 1: the k-tiles after the peeled first.
-  out.push_back(h.loop(g.nt));
-  Instr first = h.instr("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", l.b_sp}}, g.m);
-  first.terms = {h.term("mm", "spad_w", 0, g.maxdim)};
-  out.push_back(first);
+  const std::int64_t full = plan.full_strips();
+  if (full > 0) {
+    out.push_back(h.loop(full));
+    Instr first = h.instr("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", l.b_sp}}, g.m);
+    first.terms = {h.term("mm", "spad_w", 0, g.maxdim)};
+    out.push_back(first);
+    if (g.kt > 1) {
+      out.push_back(h.loop(g.kt - 1));
+      Instr rest =
+          h.instr("mm", {{"vr_a", l.a_vr + g.maxdim}, {"ar0", l.ar_c}, {"acc", 1}, {"spad_w", l.b_sp + g.t}}, g.m);
+      rest.terms = {h.term("mm", "vr_a", 1, g.maxdim), h.term("mm", "spad_w", 0, g.maxdim),
+                    h.term("mm", "spad_w", 1, g.t)};
+      out.push_back(rest);
+      out.push_back(h.endloop());
+    }
+    if (options.relu) out.push_back(h.instr("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m));
+    Instr st = h.instr("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", 0}}, g.m);
+    st.terms = {h.term("mvout", "col_block", 0, 1)};
+    out.push_back(st);
+    out.push_back(h.endloop());
+  }
+  if (plan.parts == 1) return p;
+
+  // Level 0: the last strip's groups of R rows; level 1: their k-tiles.
+  const std::int64_t nb = g.nt - 1, r = plan.part_rows();
+  out.push_back(h.loop(plan.parts));
+  Instr pfirst = h.instr("mm", {{"vr_a", l.a_vr}, {"ar0", l.ar_c}, {"acc", 0}, {"spad_w", l.b_sp + nb * g.maxdim}}, r);
+  pfirst.terms = {h.term("mm", "vr_a", 0, r)};
+  out.push_back(pfirst);
   if (g.kt > 1) {
     out.push_back(h.loop(g.kt - 1));
-    Instr rest =
-        h.instr("mm", {{"vr_a", l.a_vr + g.maxdim}, {"ar0", l.ar_c}, {"acc", 1}, {"spad_w", l.b_sp + g.t}}, g.m);
-    rest.terms = {h.term("mm", "vr_a", 1, g.maxdim), h.term("mm", "spad_w", 0, g.maxdim),
-                  h.term("mm", "spad_w", 1, g.t)};
+    Instr rest = h.instr(
+        "mm", {{"vr_a", l.a_vr + g.maxdim}, {"ar0", l.ar_c}, {"acc", 1}, {"spad_w", l.b_sp + g.t + nb * g.maxdim}}, r);
+    rest.terms = {h.term("mm", "vr_a", 0, r), h.term("mm", "vr_a", 1, g.maxdim), h.term("mm", "spad_w", 1, g.t)};
     out.push_back(rest);
     out.push_back(h.endloop());
   }
-  if (options.relu) out.push_back(h.instr("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m));
-  Instr st = h.instr("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", 0}}, g.m);
-  st.terms = {h.term("mvout", "col_block", 0, 1)};
-  out.push_back(st);
+  if (options.relu) out.push_back(h.instr("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, r));
+  Instr pst = h.instr("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", nb}}, r);
+  pst.terms = {h.term("mvout", "dram_row0", 0, r)};
+  out.push_back(pst);
   out.push_back(h.endloop());
   return p;
 }
 
 Program gemm_program_flat(const Isa& isa, GemmShape shape, GemmOptions options) {
-  return build_gemm(isa, shape, options, " (flat)", [&](ProgramBuilder& b, const GemmPlan& plan, const Tiling& g,
-                                                        const GemmLayout& l) {
-    for (const OperandLoad& ld : plan.loads)
-      for (std::int64_t tile = 0; tile < ld.tiles; ++tile)
-        for (const Piece& p : plan.pieces(ld)) emit_load(b, ld, p, tile, ld.base + tile * g.maxdim + p.offset);
-    for (std::int64_t nb = 0; nb < g.nt; ++nb) {
-      for (std::int64_t kb = 0; kb < g.kt; ++kb)
-        b.emit("mm",
-               {{"vr_a", l.a_vr + kb * g.maxdim},
-                {"ar0", l.ar_c},
-                {"acc", kb == 0 ? 0 : 1},
-                {"spad_w", l.b_sp + nb * g.maxdim + kb * g.t}},
-               g.m);
-      if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, g.m);
-      b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", 0}, {"col_block", nb}}, g.m);
-    }
-  });
+  return build_gemm(isa, shape, options, " (flat)",
+                    [&](ProgramBuilder& b, const GemmPlan& plan, const Tiling& g, const GemmLayout& l) {
+                      for (const GemmPlan::LoadLoop& ll : plan.load_section())
+                        for (std::int64_t i = 0; i < (ll.looped ? ll.trip : 1); ++i)
+                          for (const GemmPlan::LoadStep& st : ll.body) emit_load_flat(b, st, i);
+                      // Strip nb's group of `rows` rows from `row`: every strip is one group
+                      // of M rows but the last, with last_strip_parts, P of M/P.
+                      const auto group = [&](std::int64_t nb, std::int64_t row, std::int64_t rows) {
+                        for (std::int64_t kb = 0; kb < g.kt; ++kb)
+                          b.emit("mm",
+                                 {{"vr_a", l.a_vr + kb * g.maxdim + row},
+                                  {"ar0", l.ar_c},
+                                  {"acc", kb == 0 ? 0 : 1},
+                                  {"spad_w", l.b_sp + nb * g.maxdim + kb * g.t}},
+                                 rows);
+                        if (options.relu) b.emit("vrelu", {{"ar_d", l.ar_c}, {"ar_s", l.ar_c}}, rows);
+                        b.emit("mvout", {{"ar0", l.ar_c}, {"dram_row0", row}, {"col_block", nb}}, rows);
+                      };
+                      for (std::int64_t nb = 0; nb < plan.full_strips(); ++nb) group(nb, 0, g.m);
+                      if (plan.parts > 1)
+                        for (std::int64_t part = 0; part < plan.parts; ++part)
+                          group(g.nt - 1, part * plan.part_rows(), plan.part_rows());
+                    });
 }
 
 Program vadd_program(const Isa& isa, GemmShape shape) {

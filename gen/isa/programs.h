@@ -18,6 +18,18 @@ struct GemmOptions {
   bool relu = false;
   /// Issue a load over MAXROWS rows as two (the seed's split_operand_load).
   bool split_operand_load = false;
+  /// Load B's first column block a k-tile (T rows) at a time, each beside
+  /// A's k-tile, instead of whole before A: the order a compute unit that
+  /// fetches whole rows can deliver early (the first mm waits for T + M
+  /// rows of it, not K + M). The standalone core's DMA, which moves a packed
+  /// word a row, gains nothing by it.
+  bool interleave_loads = false;
+  /// Compute the last column strip in this many groups of M / parts rows,
+  /// each written out (mvout) before the next is computed, so that only the
+  /// last group's rows are left to write when the array finishes (a compute
+  /// unit on the mesh writes C a 32-byte word at a time, once the word is
+  /// whole). 1: the strip in one. M must be a multiple of it.
+  std::int64_t last_strip_parts = 1;
 };
 
 /// The shipped memory map: vr[kb*MAXDIM + m] = A[m, kb*T ..], spad[nb*MAXDIM
