@@ -2,11 +2,14 @@
 // datapath behind tpu_noc_cu_base (spec/compute_units.yaml, unit tinytpu;
 // docs/compute_units.md). It executes the unit's CU_INST opcodes:
 //
-//   LOAD   the program image into imem by MEM_RD_REQ streams of four-word
-//          entries, tagged from the `own` range, a round of tags at a time.
+//   LOAD   the program image into imem by MEM_RD_REQ streams of one-word
+//          entries, tagged from the `own` range: one request a round of
+//          the tags (the whole image, unless it is larger than the range).
 //   RUN    A's m rows and B's k rows by MEM_RD_REQ streams tagged A + row and
-//          B + row (one request for packed rows, one a row otherwise; the
-//          peers of a_peer / b_peer copied into each), unless a_recv /
+//          B + row, B's first T rows, then A's, then the rest of B's (the
+//          order the unit's GEMM program reads them; one request for a run
+//          of packed rows, one a row otherwise; the peers of a_peer /
+//          b_peer copied into each), unless a_recv /
 //          b_recv says a peer's multicast brings them; the core starts at
 //          once, and an operand read of a row that has not arrived waits for
 //          it (bytes outside the block read as zeros). The core's C writes
@@ -85,7 +88,6 @@ module tpu_noc_tinytpu_unit #(
   localparam int TagB     = tpu_cu_pkg::TINYTPU_TAG_B;
   localparam int OwnFirst = tpu_cu_pkg::TINYTPU_TAG_OWN;
   localparam int OwnN     = tpu_cu_pkg::TINYTPU_TAG_OWN_N;
-  localparam int EntryW   = tpu_cu_pkg::MEM_ENTRY_WORDS;  // a full LOAD entry
   localparam int DetailW  = tpu_cu_pkg::FAULT_DETAIL_W;   // a fault result's detail
   localparam int WaitW    = $clog2(tpu_cu_pkg::WAIT_LIMIT + 1);
   localparam int OpLsb    = tpu_cu_pkg::TINYTPU_OP_LSB;
@@ -225,6 +227,21 @@ module tpu_noc_tinytpu_unit #(
     c_after = (32'(w) + 1 < 32'(full_words)) ? {r, w + 1'b1} : {r + 1'b1, BufAW'(0)};
   endfunction
 
+  // RUN's reads come in the order the unit's GEMM program reads them
+  // (interleave_loads in gen/isa/programs.cpp): phase 0 B's first T rows,
+  // 1 A's rows, 2 the rest of B's; 3 none left. A phase is skipped when a
+  // peer brings its operand or it has no rows. b_head: the rows of phase 0.
+  function automatic logic [DimW-1:0] b_head(input logic [DimW-1:0] k);
+    b_head = (32'(k) < T) ? k : DimW'(T);
+  endfunction
+
+  function automatic logic [1:0] run_phase(input logic [2:0] from, input logic ar, input logic br,
+                                           input logic [DimW-1:0] k);
+    run_phase = 2'd3;
+    for (int p = 2; p >= 0; p--)
+      if (p >= 32'(from) && (p == 1 ? !ar : (!br && (p == 0 ? k != '0 : b_head(k) < k)))) run_phase = 2'(p);
+  endfunction
+
   // The first set bit of a row-major word map, and whether there is one.
   function automatic logic [BufAW:0] first_word(input logic [BufWords-1:0] map);
     first_word = '0;
@@ -262,10 +279,9 @@ module tpu_noc_tinytpu_unit #(
   logic [WaitW-1:0] wait_q;
 
   // LOAD: the image's mesh words, the next to request, the round's first and its shape.
-  logic [15:0]      load_words_q, load_mesh_q, load_next_q, load_base_q, load_full_q, load_rest_q;
-  logic             load_second_q;
+  logic [15:0]      load_words_q, load_mesh_q, load_next_q, load_base_q, load_round_q;
 
-  // RUN's issue: the operand (0 A, 1 B, 2 none left) and the row.
+  // RUN's issue: the phase (run_phase) and the row.
   logic [1:0]       issue_op_q;
   logic [DimW-1:0]  issue_row_q;
   logic             core_start_q, core_seen_q;
@@ -666,9 +682,12 @@ module tpu_noc_tinytpu_unit #(
   always_comb begin
     refused_words = 16'd1;  // a merge read
     if (state_q == SLoadIssue || state_q == SLoadWait)
-      refused_words = (32'(rx_txn) == OwnFirst && load_full_q != 16'd0) ? load_full_q * 16'(EntryW) : load_rest_q;
+      refused_words = load_round_q;
     else if (rx_a) refused_words = (32'(a_stride_q) == 32'(a_words_q)) ? 16'(32'(m_q) * 32'(a_words_q)) : 16'(a_words_q);
-    else if (rx_b) refused_words = (32'(b_stride_q) == 32'(b_words_q)) ? 16'(32'(k_q) * 32'(b_words_q)) : 16'(b_words_q);
+    else if (rx_b && 32'(b_stride_q) == 32'(b_words_q))  // phase 0 (from row 0) or phase 2 (from b_head)
+      refused_words = (rx_row == '0) ? 16'(32'(b_head(k_q)) * 32'(b_words_q))
+                                     : 16'((32'(k_q) - 32'(rx_row)) * 32'(b_words_q));
+    else if (rx_b) refused_words = 16'(b_words_q);
   end
 
   // The buffers' write port: CU_DATA, else a row word of A or B, or an imem row.
@@ -679,7 +698,7 @@ module tpu_noc_tinytpu_unit #(
     ab_waddr   = rx_buf_word;
     ab_wdata   = recv_flit_i[W-1:0];
     imem_we    = 1'b0;
-    imem_waddr = ImemAW'(32'(load_base_q) + (32'(rx_txn) - OwnFirst) * EntryW + 32'(rx_word));
+    imem_waddr = ImemAW'(32'(load_base_q) + (32'(rx_txn) - OwnFirst));
     imem_wdata = recv_flit_i[W-1:0];
     if (data_we_i) begin
       ab_waddr   = BufAW'(data_granule_i);
@@ -743,9 +762,7 @@ module tpu_noc_tinytpu_unit #(
       load_mesh_q   <= '0;
       load_next_q   <= '0;
       load_base_q   <= '0;
-      load_full_q   <= '0;
-      load_rest_q   <= '0;
-      load_second_q <= 1'b0;
+      load_round_q  <= '0;
       issue_op_q    <= '0;
       issue_row_q   <= '0;
       core_start_q  <= 1'b0;
@@ -942,7 +959,6 @@ module tpu_noc_tinytpu_unit #(
                 load_words_q  <= 16'(words);
                 load_mesh_q   <= 16'((words + 64'd3) / 64'd4);
                 load_next_q   <= '0;
-                load_second_q <= 1'b0;
                 program_q     <= 1'b0;  // imem is rewritten: a program again once the LOAD retires
                 state_q       <= SLoadIssue;
               end
@@ -990,7 +1006,7 @@ module tpu_noc_tinytpu_unit #(
                 b_recv_q    <= br;
                 a_words_q   <= words_of(k);
                 b_words_q   <= words_of(n);
-                issue_op_q  <= ar ? (br ? 2'd2 : 2'd1) : 2'd0;
+                issue_op_q  <= run_phase(3'd0, ar, br, k);
                 issue_row_q <= '0;
                 c_touched_q <= '0;
                 c_partial_q <= '0;
@@ -1005,41 +1021,19 @@ module tpu_noc_tinytpu_unit #(
         end
 
         SLoadIssue: begin
-          // A round of the `own` tags: the full four-word entries as one
-          // stream, a partial last entry as a second.
+          // A round of the `own` tags: its words as one stream of one-word entries.
           if (send_free) begin
-            logic [15:0] left, round, full, rest;
+            logic [15:0] left, round;
             left  = load_mesh_q - load_next_q;
-            round = (32'(left) > OwnN * EntryW) ? 16'(OwnN * EntryW) : left;
-            full  = round / 16'(EntryW);
-            rest  = round - full * 16'(EntryW);
-            send_q <= 1'b1;
-            if (!load_second_q && full != 16'd0) begin
-              send_flit_q <= stream_req(a_addr_q + AddrW'(32'(load_next_q) * WB), 8'(full), 3'(EntryW),
-                                        8'(OwnFirst), 2'd0, 24'd0);
-              exp_n       = exp_n + full * 16'(EntryW);
-              load_base_q <= load_next_q;
-              load_full_q <= full;
-              load_rest_q <= rest;
-              if (rest == 16'd0) begin
-                load_next_q <= load_next_q + round;
-                state_q     <= SLoadWait;
-              end else begin
-                load_second_q <= 1'b1;
-              end
-            end else begin
-              send_flit_q <= stream_req(a_addr_q + AddrW'(32'((32'(load_next_q) + 32'(full) * EntryW) * WB)), 8'd1,
-                                        3'(rest), 8'(32'(OwnFirst) + 32'(full)), 2'd0, 24'd0);
-              exp_n         = exp_n + rest;
-              if (full == 16'd0) begin
-                load_base_q <= load_next_q;
-                load_full_q <= 16'd0;
-              end
-              load_rest_q   <= rest;
-              load_next_q   <= load_next_q + round;
-              load_second_q <= 1'b0;
-              state_q       <= SLoadWait;
-            end
+            round = (32'(left) > OwnN) ? 16'(OwnN) : left;
+            send_q       <= 1'b1;
+            send_flit_q  <= stream_req(a_addr_q + AddrW'(32'(load_next_q) * WB), 8'(round), 3'd1, 8'(OwnFirst), 2'd0,
+                                       24'd0);
+            exp_n        = exp_n + round;
+            load_base_q  <= load_next_q;
+            load_round_q <= round;
+            load_next_q  <= load_next_q + round;
+            state_q      <= SLoadWait;
           end
         end
 
@@ -1063,20 +1057,21 @@ module tpu_noc_tinytpu_unit #(
 
         SRunIssue: begin
           // A's and B's reads (not an operand a peer brings) while the core starts.
-          if (issue_op_q == 2'd2) begin
+          if (issue_op_q == 2'd3) begin
             state_q <= SRunCore;
           end else if (send_free) begin
             logic             isb;
             logic [2:0]       words;
-            logic [DimW-1:0]  rows;
+            logic [DimW-1:0]  first, rows;
             logic [11:0]      stride;
             logic [AddrW-1:0] base;
-            logic [1:0]       npeer;
+            logic [1:0]       npeer, next;
             logic [23:0]      peers;
             logic [7:0]       tag;
-            isb    = issue_op_q == 2'd1;
+            isb    = issue_op_q != 2'd1;
             words  = isb ? b_words_q : a_words_q;
-            rows   = isb ? k_q : m_q;
+            first  = (issue_op_q == 2'd2) ? b_head(k_q) : '0;
+            rows   = (issue_op_q == 2'd0) ? b_head(k_q) : (isb ? k_q : m_q);  // the phase's end
             stride = isb ? b_stride_q : a_stride_q;
             base   = isb ? b_addr_q : a_addr_q;
             tag    = isb ? 8'(TagB) : 8'(TagA);
@@ -1084,18 +1079,20 @@ module tpu_noc_tinytpu_unit #(
                          : 2'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_W));
             peers  = isb ? 24'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_PEER_W))
                          : 24'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_PEER_W));
+            next   = run_phase(3'(issue_op_q) + 3'd1, a_recv_q, b_recv_q, k_q);
             send_q <= 1'b1;
             if (32'(stride) == 32'(words)) begin
-              send_flit_q <= stream_req(base, 8'(rows), words, tag, npeer, peers);
-              exp_n       = exp_n + 16'(32'(rows) * 32'(words));
-              issue_op_q  <= (isb || b_recv_q) ? 2'd2 : 2'd1;
+              send_flit_q <= stream_req(base + AddrW'(32'(first) * 32'(stride) * WB), 8'(rows - first), words,
+                                        8'(32'(tag) + 32'(first)), npeer, peers);
+              exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
+              issue_op_q  <= next;
             end else begin
-              send_flit_q <= stream_req(base + AddrW'(32'(issue_row_q) * 32'(stride) * WB), 8'd1, words,
-                                        8'(32'(tag) + 32'(issue_row_q)), npeer, peers);
+              send_flit_q <= stream_req(base + AddrW'(32'(32'(first) + 32'(issue_row_q)) * 32'(stride) * WB), 8'd1,
+                                        words, 8'(32'(tag) + 32'(first) + 32'(issue_row_q)), npeer, peers);
               exp_n       = exp_n + 16'(words);
-              if (32'(issue_row_q) + 1 == 32'(rows)) begin
+              if (32'(first) + 32'(issue_row_q) + 1 == 32'(rows)) begin
                 issue_row_q <= '0;
-                issue_op_q  <= (isb || b_recv_q) ? 2'd2 : 2'd1;
+                issue_op_q  <= next;
               end else begin
                 issue_row_q <= issue_row_q + 1'b1;
               end

@@ -167,8 +167,23 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
   for (const auto& b : p.blocks) {
     const auto key = std::make_pair(b.mb, b.nb);
     if (p.images.count(key)) continue;
-    const Program prog = gemm_program(isa, {b.mb, K, b.nb});
-    const CheckResult checked = check_program(isa, prog);
+    // The unit's GEMM: B's first column block loaded beside A's k-tiles (the
+    // unit fetches whole rows: B's first T, A's, the rest of B's), and the
+    // last column strip in groups of rows, the most of 4, 2 and 1 whose
+    // groups are at least T rows and whose program fits imem, so that little
+    // of C is left to write once the array is done (a word of C leaves when
+    // it is whole, and the last strip completes a word in every row).
+    Program prog;
+    CheckResult checked;
+    for (const std::int64_t parts : {4, 2, 1}) {
+      if (parts > 1 && (b.mb % parts != 0 || b.mb / parts < t)) continue;
+      GemmOptions options;
+      options.interleave_loads = true;
+      options.last_strip_parts = parts;
+      prog = gemm_program(isa, {b.mb, K, b.nb}, options);
+      checked = check_program(isa, prog);
+      if (checked.ok()) break;
+    }
     if (!checked.ok())
       throw Error("cu.shape", fmt::format("the {}x{}x{} block's program breaks {}: {}", b.mb, K, b.nb,
                                           checked.violations.front().rule, checked.violations.front().message));

@@ -47,6 +47,7 @@ TinyTpuUnitModel::TinyTpuUnitModel(const Isa& isa, const ComputeUnitsSpec& spec,
       agent_(agent),
       k_(evaluate_unit(*unit_, isa.params().scope())) {
   maxdim_ = static_cast<int>(isa.param("MAXDIM"));
+  t_ = static_cast<int>(isa.param("T"));
   imem_size_ = static_cast<int>(isa.param("IMEM_SIZE"));
   row_words_ = static_cast<int>(k_["ROW_WORDS"]);
   write_max_len_ = sysnode.agent.write_max_len;
@@ -175,22 +176,15 @@ void TinyTpuUnitModel::start_load(const noc::Flit& inst) {
 }
 
 void TinyTpuUnitModel::issue_load(std::vector<noc::Flit>& out) {
-  // Mesh words of the image; entries of up to four of them, tagged from `own`.
+  // Mesh words of the image, one a stream entry, tagged from `own`: one
+  // request a round of the tags.
   const int mesh_words = ceil_div(load_words_, kImemPerWord);
-  const int entry = static_cast<int>(codec_->spec().payload("mem_req")->field("entry_words")->effective(0));
   const auto own = k_.tag("own");
-  const int round = std::min<int>(static_cast<int>(own.count), 255) * entry;  // mesh words a round of tags covers
+  const int round = std::min<int>(static_cast<int>(own.count), 255);
   load_base_ = load_next_;
   const int end = std::min(mesh_words, load_next_ + round);
-  const int full = (end - load_next_) / entry;
-  std::uint32_t txn = static_cast<std::uint32_t>(own.first);
-  if (full > 0) read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, full, entry, txn, *inst_,
-                            nullptr, nullptr, out);
-  txn += static_cast<std::uint32_t>(full);
-  const int rest = end - load_next_ - full * entry;
-  if (rest > 0)
-    read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_ + full * entry) * kWordBytes, 1, rest, txn, *inst_,
-                nullptr, nullptr, out);
+  read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, end - load_next_, 1,
+              static_cast<std::uint32_t>(own.first), *inst_, nullptr, nullptr, out);
   load_next_ = end;
 }
 
@@ -223,7 +217,7 @@ void TinyTpuUnitModel::start_run(const noc::Flit& inst) {
       b->twice.reset();
       return fail("ROW_TWICE", tag);
     }
-  issued_[0] = issued_[1] = false;
+  issued_ = false;
   run_used_ = true;
   merge_tag_.clear();
   c_words_.clear();
@@ -231,19 +225,19 @@ void TinyTpuUnitModel::start_run(const noc::Flit& inst) {
   phase_ = Phase::Rows;
 }
 
-void TinyTpuUnitModel::issue_operand(char which, std::vector<noc::Flit>& out) {
+void TinyTpuUnitModel::issue_operand(char which, int first, int end, std::vector<noc::Flit>& out) {
   const int i = which == 'A' ? 0 : 1;
   const UnitOpcode& op = unit_->require_opcode("RUN");
-  const int rows = i == 0 ? m_ : k_dim_;
   const int words = ceil_div(i == 0 ? k_dim_ : n_, kWordBytes);
   const auto tag = k_.tag(i == 0 ? "A" : "B");
   const UnitField* npeer = &op.require_field(i == 0 ? "a_npeer" : "b_npeer");
   const UnitField* peer = &op.require_field(i == 0 ? "a_peer" : "b_peer");
-  if (rows == 0 || words == 0) return;
+  if (end <= first || words == 0) return;
   if (stride_[i] == words) {
-    read_stream(addr_[i], rows, words, static_cast<std::uint32_t>(tag.first), *inst_, npeer, peer, out);
+    read_stream(addr_[i] + static_cast<std::uint64_t>(first) * stride_[i] * kWordBytes, end - first, words,
+                static_cast<std::uint32_t>(tag.first + first), *inst_, npeer, peer, out);
   } else {
-    for (int r = 0; r < rows; ++r)
+    for (int r = first; r < end; ++r)
       read_stream(addr_[i] + static_cast<std::uint64_t>(r) * stride_[i] * kWordBytes, 1, words,
                   static_cast<std::uint32_t>(tag.first + r), *inst_, npeer, peer, out);
   }
@@ -385,8 +379,7 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
       buf.arrived[at] = true;
     }
   } else if (h.txn >= own.first && phase_ == Phase::Load) {
-    const int entry = static_cast<int>(codec_->spec().payload("mem_req")->field("entry_words")->effective(0));
-    const int mesh_word = load_base_ + static_cast<int>(h.txn - own.first) * entry + static_cast<int>(h.rsvd);
+    const int mesh_word = load_base_ + static_cast<int>(h.txn - own.first);
     for (int q = 0; q < kImemPerWord; ++q) {
       const int w = mesh_word * kImemPerWord + q;
       if (w < load_words_) imem_[static_cast<std::size_t>(w)] = f.bits(q * kImemWordBytes * 8, kImemWordBytes * 8);
@@ -447,11 +440,15 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
         issue_load(out);
         continue;
       case Phase::Rows:
-        for (int i = 0; i < 2; ++i)
-          if (!recv_[i] && !issued_[i]) {
-            issued_[i] = true;
-            issue_operand(i == 0 ? 'A' : 'B', out);
-          }
+        // In the order the unit's GEMM program (interleave_loads in
+        // gen/isa/programs.cpp) reads them: B's first T rows, A's, the rest of B's.
+        if (!issued_) {
+          issued_ = true;
+          const int head = std::min(k_dim_, t_);
+          if (!recv_[1]) issue_operand('B', 0, head, out);
+          if (!recv_[0]) issue_operand('A', 0, m_, out);
+          if (!recv_[1]) issue_operand('B', head, k_dim_, out);
+        }
         if (!pending_.empty()) return std::nullopt;
         if (!rows_in()) return std::nullopt;  // a peer's multicast is still to come
         compute();

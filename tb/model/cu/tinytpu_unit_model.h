@@ -4,16 +4,18 @@
 /// docs/compute_units.md). Its memory traffic is flits to its memory-agent
 /// port, exactly the requests the RTL unit makes, and its answers come back
 /// through receive():
-///   LOAD   MEM_RD_REQ streams of (up to) four-word entries, tagged from the
-///          `own` range, into imem from word 0;
+///   LOAD   MEM_RD_REQ streams of one-word entries, tagged from the `own`
+///          range (one request a round of the tags), into imem from word 0;
 ///   RUN    A's m rows and B's k rows by MEM_RD_REQ streams tagged A + row
-///          and B + row (one request for a run of packed rows, one a row
-///          otherwise; the peers of a_peer/b_peer on each), unless a_recv /
-///          b_recv says a peer's multicast brings them; when every row is in,
-///          the core (the bit-exact core model) runs the program in imem on
-///          A and B with zeros outside the block; C's words the core stored
-///          bytes of inside the block go out as MEM_WR_REQ bursts, a word
-///          stored only in part read first (tag `own`) and merged;
+///          and B + row, B's first T rows, then A's, then the rest of B's
+///          (the order the unit's GEMM program reads them; one request for
+///          a run of packed rows, one a row otherwise; the peers of
+///          a_peer/b_peer on each), unless a_recv / b_recv says a peer's
+///          multicast brings them; when every row is in, the core (the
+///          bit-exact core model) runs the program in imem on A and B with
+///          zeros outside the block; C's words the core stored bytes of
+///          inside the block go out as MEM_WR_REQ bursts, a word stored only
+///          in part read first (tag `own`) and merged;
 ///   STATUS a counter.
 /// Faults by the unit's fault codes (UNKNOWN_OPCODE, MISALIGNED, GEOMETRY,
 /// MEMORY when an ERROR flit answers a request, CORE when the core refuses
@@ -98,7 +100,8 @@ class TinyTpuUnitModel final : public UnitModel {
   void start_load(const noc::Flit& inst);
   void start_run(const noc::Flit& inst);
   void issue_load(std::vector<noc::Flit>& out);
-  void issue_operand(char which, std::vector<noc::Flit>& out);
+  /// Operand `which`'s rows [first, end): one stream for packed rows, else one a row.
+  void issue_operand(char which, int first, int end, std::vector<noc::Flit>& out);
   [[nodiscard]] bool rows_in() const;
   void compute();
   void issue_merges(std::vector<noc::Flit>& out);
@@ -109,7 +112,7 @@ class TinyTpuUnitModel final : public UnitModel {
   const noc::Codec* codec_;
   noc::Coord at_, agent_;
   UnitConstants k_;
-  int maxdim_ = 0, row_words_ = 0, imem_size_ = 0, write_max_len_ = 7;
+  int maxdim_ = 0, t_ = 0, row_words_ = 0, imem_size_ = 0, write_max_len_ = 7;
   const NocField* fault_code_ = nullptr;
   std::uint32_t t_rd_req_ = 0, t_wr_req_ = 0, t_wr_data_ = 0, t_rd_resp_ = 0, t_wr_ack_ = 0, t_error_ = 0;
   std::uint32_t axi_rule_ = 0;
@@ -134,7 +137,7 @@ class TinyTpuUnitModel final : public UnitModel {
   std::uint64_t addr_[3] = {};
   int stride_[3] = {}, m_ = 0, k_dim_ = 0, n_ = 0;
   bool recv_[2] = {};
-  bool issued_[2] = {};
+  bool issued_ = false;    ///< the RUN's operand reads are out
   bool run_used_ = false;  ///< a RUN past its checks: its rows' arrival is cleared when it ends
   std::vector<std::uint8_t> c_bytes_;   ///< the block's C, MAXDIM x MAXDIM, row-major
   std::vector<bool> c_stored_;          ///< which bytes the core stored
