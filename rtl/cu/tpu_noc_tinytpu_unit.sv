@@ -79,7 +79,8 @@ module tpu_noc_tinytpu_unit #(
   localparam int BufAW    = $clog2(BufWords);
   localparam int T        = tpu_cu_pkg::TINYTPU_T;
   localparam int RdBytes  = tpu_cu_pkg::TINYTPU_DMA_WORDS * T;  // an operand read
-  localparam int ImemRows = (tpu_cu_pkg::TINYTPU_IMEM_SIZE + 3) / 4;
+  localparam int ImemPerW = W / 64;                   // 64-bit imem words a mesh word
+  localparam int ImemRows = (tpu_cu_pkg::TINYTPU_IMEM_SIZE + ImemPerW - 1) / ImemPerW;
   localparam int ImemAW   = (ImemRows > 1) ? $clog2(ImemRows) : 1;
   localparam int OffW     = tpu_cu_pkg::TINYTPU_OFF_W;
   localparam int ProdW    = OffW + tpu_cu_pkg::TINYTPU_RECIP_W;
@@ -92,6 +93,17 @@ module tpu_noc_tinytpu_unit #(
   localparam int WaitW    = $clog2(tpu_cu_pkg::WAIT_LIMIT + 1);
   localparam int OpLsb    = tpu_cu_pkg::TINYTPU_OP_LSB;
   localparam int OpW      = tpu_cu_pkg::TINYTPU_OP_W;
+  // Widths of the flit fields and RUN operands the unit builds and reads.
+  localparam int TypeW    = tpu_noc_pkg::TYPE_W;
+  localparam int TxnW     = tpu_noc_pkg::TXN_W;
+  localparam int RuleW    = tpu_noc_pkg::ERROR_RULE_W;
+  localparam int CountW   = tpu_noc_pkg::MEM_REQ_COUNT_W;      // a stream's entries
+  localparam int NPeerW   = tpu_noc_pkg::MEM_REQ_N_PEER_W;
+  localparam int PeersW   = tpu_cu_pkg::TINYTPU_RUN_A_PEER_W;  // a RUN's peer list (A's and B's alike)
+  localparam int StrideW  = tpu_cu_pkg::TINYTPU_RUN_A_STRIDE_W;  // a row stride (A's, B's and C's alike)
+  localparam int LoadW    = tpu_cu_pkg::TINYTPU_LOAD_WORDS_W;  // a LOAD's imem words
+  localparam int WordsW   = $clog2(RowWords + 1);                // 32-byte words of a row, 0 .. ROW_WORDS
+  localparam int BufIdW   = tpu_noc_pkg::CU_DATA_BUF_ID_W;
 
   // ---------------------------------------------------------------------
   // Helpers
@@ -119,8 +131,8 @@ module tpu_noc_tinytpu_unit #(
   endfunction
 
   // MEMORY's detail: the ERROR's rule and the low bits of its txn.
-  function automatic logic [DetailW-1:0] memory_detail(input logic [7:0] txn,
-                                                       input logic [7:0] rule);
+  function automatic logic [DetailW-1:0] memory_detail(input logic [TxnW-1:0] txn,
+                                                       input logic [RuleW-1:0] rule);
     memory_detail = detail_part(32'(rule), tpu_cu_pkg::TINYTPU_FAULT_MEMORY_RULE_LSB,
                                 tpu_cu_pkg::TINYTPU_FAULT_MEMORY_RULE_W) |
                     detail_part(32'(txn), tpu_cu_pkg::TINYTPU_FAULT_MEMORY_TXN_LSB,
@@ -140,8 +152,8 @@ module tpu_noc_tinytpu_unit #(
   endfunction
 
   // 32-byte words that `bytes` bytes of a row take.
-  function automatic logic [2:0] words_of(input logic [DimW-1:0] bytes);
-    words_of = 3'((32'(bytes) + WB - 1) / WB);
+  function automatic logic [WordsW-1:0] words_of(input logic [DimW-1:0] bytes);
+    words_of = WordsW'((32'(bytes) + WB - 1) / WB);
   endfunction
 
   // A byte offset in the core's MAXDIM x MAXDIM matrix: its row, by the reciprocal.
@@ -151,7 +163,7 @@ module tpu_noc_tinytpu_unit #(
     row_of = DimW'(p >> tpu_cu_pkg::TINYTPU_ROW_SHIFT);
   endfunction
 
-  function automatic logic [FW-1:0] header(input logic [3:0] typ, input logic [7:0] txn);
+  function automatic logic [FW-1:0] header(input logic [TypeW-1:0] typ, input logic [TxnW-1:0] txn);
     logic [FW-1:0] h;
     h = '0;
     h[tpu_noc_pkg::DST_X_LSB +: tpu_noc_pkg::DST_X_W] = tpu_noc_pkg::DST_X_W'(AgentX);
@@ -167,9 +179,9 @@ module tpu_noc_tinytpu_unit #(
   // A stream read: `count` entries of `words` words from `addr`, to the
   // requester and the peers (the instruction's {y, x} elements, copied by
   // sub-field into the descriptor's).
-  function automatic logic [FW-1:0] stream_req(input logic [AddrW-1:0] addr, input logic [7:0] count,
-                                               input logic [2:0] words, input logic [7:0] txn,
-                                               input logic [1:0] npeer, input logic [23:0] peers);
+  function automatic logic [FW-1:0] stream_req(input logic [AddrW-1:0] addr, input logic [CountW-1:0] count,
+                                               input logic [WordsW-1:0] words, input logic [TxnW-1:0] txn,
+                                               input logic [NPeerW-1:0] npeer, input logic [PeersW-1:0] peers);
     logic [FW-1:0] f;
     f = header(tpu_noc_pkg::TYPE_MEM_RD_REQ, txn);
     f[tpu_noc_pkg::MEM_REQ_ADDR_LSB +: AddrW] = addr;
@@ -191,7 +203,7 @@ module tpu_noc_tinytpu_unit #(
     stream_req = f;
   endfunction
 
-  function automatic logic [FW-1:0] plain_read(input logic [AddrW-1:0] addr, input logic [7:0] txn);
+  function automatic logic [FW-1:0] plain_read(input logic [AddrW-1:0] addr, input logic [TxnW-1:0] txn);
     logic [FW-1:0] f;
     f = header(tpu_noc_pkg::TYPE_MEM_RD_REQ, txn);
     f[tpu_noc_pkg::MEM_REQ_ADDR_LSB +: AddrW] = addr;  // len 0: one word
@@ -266,10 +278,10 @@ module tpu_noc_tinytpu_unit #(
 
   // The current instruction's operands, resolved (zero means as the spec says).
   logic [AddrW-1:0] a_addr_q, b_addr_q, c_addr_q;
-  logic [11:0]      a_stride_q, b_stride_q, c_stride_q;
+  logic [StrideW-1:0] a_stride_q, b_stride_q, c_stride_q;
   logic [DimW-1:0]  m_q, k_q, n_q;
   logic             a_recv_q, b_recv_q, run_used_q;
-  logic [2:0]       a_words_q, b_words_q;   // 32-byte words a row of the block: A (k bytes), B (n bytes)
+  logic [WordsW-1:0] a_words_q, b_words_q;   // 32-byte words a row of the block: A (k bytes), B (n bytes)
 
   // Counters of the instruction's own traffic.
   logic [15:0]      expect_q;  // words of its reads still to come
@@ -279,7 +291,7 @@ module tpu_noc_tinytpu_unit #(
   logic [WaitW-1:0] wait_q;
 
   // LOAD: the image's mesh words, the next to request, the round's first and its shape.
-  logic [15:0]      load_words_q, load_mesh_q, load_next_q, load_base_q, load_round_q;
+  logic [LoadW-1:0] load_words_q, load_mesh_q, load_next_q, load_base_q, load_round_q;
 
   // RUN's issue: the phase (run_phase) and the row.
   logic [1:0]       issue_op_q;
@@ -336,7 +348,7 @@ module tpu_noc_tinytpu_unit #(
   );
   logic [BufWords-1:0] a_arrived_q, b_arrived_q;
   logic                twice_q;
-  logic [7:0]          twice_tag_q;
+  logic [TxnW-1:0]     twice_tag_q;
 
   // C: {byte mask, data} a word.
   logic             c_we, c_re;
@@ -624,13 +636,13 @@ module tpu_noc_tinytpu_unit #(
 
   // The merge: the first word stored in part, by row then word.
   logic [DimW-1:0] mg_row_q, mg_row;
-  logic [2:0]      mg_cw_q, mg_cw;
+  logic [WordsW-1:0] mg_cw_q, mg_cw;
   logic            mg_found;
   logic [W+WB-1:0] mg_q;
   logic [BufAW-1:0] mg_first;
   assign {mg_found, mg_first} = first_word(c_partial_q);
   assign mg_row = DimW'(32'(mg_first) / RowWords);
-  assign mg_cw  = 3'(32'(mg_first) % RowWords);
+  assign mg_cw  = WordsW'(32'(mg_first) % RowWords);
 
   // Every row the RUN waits for is in: A's m rows of a_words, B's k rows of b_words.
   logic rows_a_in, rows_b_in;
@@ -647,8 +659,9 @@ module tpu_noc_tinytpu_unit #(
   // ---------------------------------------------------------------------
   // Responses in
   // ---------------------------------------------------------------------
-  logic [3:0]       rx_type, err_type;
-  logic [7:0]       rx_txn, err_rule;
+  logic [TypeW-1:0] rx_type, err_type;
+  logic [TxnW-1:0]  rx_txn;
+  logic [RuleW-1:0] err_rule;
   logic [1:0]       rx_word;
   logic             rx_take, rx_a, rx_b, rx_own, is_resp, is_ack, is_error;
   logic [DimW-1:0]  rx_row;
@@ -691,8 +704,8 @@ module tpu_noc_tinytpu_unit #(
   end
 
   // The buffers' write port: CU_DATA, else a row word of A or B, or an imem row.
-  logic [3:0] data_buf;
-  assign data_buf = data_buf_i[3:0];
+  logic [BufIdW-1:0] data_buf;
+  assign data_buf = data_buf_i;
   always_comb begin
     ab_we      = '0;
     ab_waddr   = rx_buf_word;
@@ -705,9 +718,9 @@ module tpu_noc_tinytpu_unit #(
       ab_wdata   = data_word_i;
       imem_waddr = ImemAW'(data_granule_i);
       imem_wdata = data_word_i;
-      ab_we[0]   = data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_A) && 32'(data_granule_i) < BufWords;
-      ab_we[1]   = data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_B) && 32'(data_granule_i) < BufWords;
-      imem_we    = data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_IMEM) && 32'(data_granule_i) < ImemRows;
+      ab_we[0]   = data_buf == BufIdW'(tpu_cu_pkg::TINYTPU_BUF_A) && 32'(data_granule_i) < BufWords;
+      ab_we[1]   = data_buf == BufIdW'(tpu_cu_pkg::TINYTPU_BUF_B) && 32'(data_granule_i) < BufWords;
+      imem_we    = data_buf == BufIdW'(tpu_cu_pkg::TINYTPU_BUF_IMEM) && 32'(data_granule_i) < ImemRows;
     end else if (is_resp) begin
       ab_we[0] = rx_a && 32'(rx_word) < RowWords;
       ab_we[1] = rx_b && 32'(rx_word) < RowWords;
@@ -718,7 +731,7 @@ module tpu_noc_tinytpu_unit #(
   // ---------------------------------------------------------------------
   // The controller
   // ---------------------------------------------------------------------
-  logic [3:0] op;
+  logic [OpW-1:0] op;
   assign op           = inst_payload_i[OpLsb +: OpW];
   assign inst_ready_o = state_q == SIdle;
   assign exec_done_o   = done_q;
@@ -834,8 +847,8 @@ module tpu_noc_tinytpu_unit #(
         else      b_arrived_q[rx_buf_word] <= 1'b1;
       end
       if (data_we_i && 32'(data_granule_i) < BufWords) begin
-        if (data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_A)) a_arrived_q[BufAW'(data_granule_i)] <= 1'b1;
-        if (data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_B)) b_arrived_q[BufAW'(data_granule_i)] <= 1'b1;
+        if (data_buf == BufIdW'(tpu_cu_pkg::TINYTPU_BUF_A)) a_arrived_q[BufAW'(data_granule_i)] <= 1'b1;
+        if (data_buf == BufIdW'(tpu_cu_pkg::TINYTPU_BUF_B)) b_arrived_q[BufAW'(data_granule_i)] <= 1'b1;
       end
       if (own_word) exp_n = exp_n - 16'd1;
       if (is_ack && acks_n != 16'd0) acks_n = acks_n - 16'd1;
@@ -956,8 +969,8 @@ module tpu_noc_tinytpu_unit #(
                 fault_q       <= 1'b0;
                 a_addr_q      <= AddrW'(fld(inst_payload_i, tpu_cu_pkg::TINYTPU_LOAD_ADDR_LSB,
                                             tpu_cu_pkg::TINYTPU_LOAD_ADDR_W));
-                load_words_q  <= 16'(words);
-                load_mesh_q   <= 16'((words + 64'd3) / 64'd4);
+                load_words_q  <= LoadW'(words);
+                load_mesh_q   <= LoadW'((words + 64'(ImemPerW) - 64'd1) / 64'(ImemPerW));
                 load_next_q   <= '0;
                 program_q     <= 1'b0;  // imem is rewritten: a program again once the LOAD retires
                 state_q       <= SLoadIssue;
@@ -996,9 +1009,9 @@ module tpu_noc_tinytpu_unit #(
                                           tpu_cu_pkg::TINYTPU_RUN_B_ADDR_W));
                 c_addr_q    <= AddrW'(fld(inst_payload_i, tpu_cu_pkg::TINYTPU_RUN_C_ADDR_LSB,
                                           tpu_cu_pkg::TINYTPU_RUN_C_ADDR_W));
-                a_stride_q  <= 12'(as);
-                b_stride_q  <= 12'(bs);
-                c_stride_q  <= 12'(cs);
+                a_stride_q  <= StrideW'(as);
+                b_stride_q  <= StrideW'(bs);
+                c_stride_q  <= StrideW'(cs);
                 m_q         <= m;
                 k_q         <= k;
                 n_q         <= n;
@@ -1025,10 +1038,10 @@ module tpu_noc_tinytpu_unit #(
           if (send_free) begin
             logic [15:0] left, round;
             left  = load_mesh_q - load_next_q;
-            round = (32'(left) > OwnN) ? 16'(OwnN) : left;
+            round = (32'(left) > OwnN) ? LoadW'(OwnN) : left;
             send_q       <= 1'b1;
-            send_flit_q  <= stream_req(a_addr_q + AddrW'(32'(load_next_q) * WB), 8'(round), 3'd1, 8'(OwnFirst), 2'd0,
-                                       24'd0);
+            send_flit_q  <= stream_req(a_addr_q + AddrW'(32'(load_next_q) * WB), CountW'(round), WordsW'(1),
+                                       TxnW'(OwnFirst), '0, '0);
             exp_n        = exp_n + round;
             load_base_q  <= load_next_q;
             load_round_q <= round;
@@ -1061,34 +1074,36 @@ module tpu_noc_tinytpu_unit #(
             state_q <= SRunCore;
           end else if (send_free) begin
             logic             isb;
-            logic [2:0]       words;
+            logic [WordsW-1:0] words;
             logic [DimW-1:0]  first, rows;
-            logic [11:0]      stride;
+            logic [StrideW-1:0] stride;
             logic [AddrW-1:0] base;
-            logic [1:0]       npeer, next;
-            logic [23:0]      peers;
-            logic [7:0]       tag;
+            logic [NPeerW-1:0] npeer;
+            logic [1:0]       next;
+            logic [PeersW-1:0] peers;
+            logic [TxnW-1:0]  tag;
             isb    = issue_op_q != 2'd1;
             words  = isb ? b_words_q : a_words_q;
             first  = (issue_op_q == 2'd2) ? b_head(k_q) : '0;
             rows   = (issue_op_q == 2'd0) ? b_head(k_q) : (isb ? k_q : m_q);  // the phase's end
             stride = isb ? b_stride_q : a_stride_q;
             base   = isb ? b_addr_q : a_addr_q;
-            tag    = isb ? 8'(TagB) : 8'(TagA);
-            npeer  = isb ? 2'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_W))
-                         : 2'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_W));
-            peers  = isb ? 24'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_PEER_W))
-                         : 24'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_PEER_W));
+            tag    = isb ? TxnW'(TagB) : TxnW'(TagA);
+            npeer  = isb ? NPeerW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_W))
+                         : NPeerW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_W));
+            peers  = isb ? PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_PEER_W))
+                         : PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_PEER_W));
             next   = run_phase(3'(issue_op_q) + 3'd1, a_recv_q, b_recv_q, k_q);
             send_q <= 1'b1;
             if (32'(stride) == 32'(words)) begin
-              send_flit_q <= stream_req(base + AddrW'(32'(first) * 32'(stride) * WB), 8'(rows - first), words,
-                                        8'(32'(tag) + 32'(first)), npeer, peers);
+              send_flit_q <= stream_req(base + AddrW'(32'(first) * 32'(stride) * WB), CountW'(rows - first), words,
+                                        TxnW'(32'(tag) + 32'(first)), npeer, peers);
               exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
               issue_op_q  <= next;
             end else begin
-              send_flit_q <= stream_req(base + AddrW'(32'(32'(first) + 32'(issue_row_q)) * 32'(stride) * WB), 8'd1,
-                                        words, 8'(32'(tag) + 32'(first) + 32'(issue_row_q)), npeer, peers);
+              send_flit_q <= stream_req(base + AddrW'(32'(32'(first) + 32'(issue_row_q)) * 32'(stride) * WB),
+                                        CountW'(1), words, TxnW'(32'(tag) + 32'(first) + 32'(issue_row_q)), npeer,
+                                        peers);
               exp_n       = exp_n + 16'(words);
               if (32'(first) + 32'(issue_row_q) + 1 == 32'(rows)) begin
                 issue_row_q <= '0;
@@ -1157,7 +1172,7 @@ module tpu_noc_tinytpu_unit #(
           if (send_free) begin
             send_q      <= 1'b1;
             send_flit_q <= plain_read(c_addr_q + AddrW'(32'(mg_row_q) * 32'(c_stride_q) * WB) +
-                                      AddrW'(32'(mg_cw_q) * WB), 8'(OwnFirst));
+                                      AddrW'(32'(mg_cw_q) * WB), TxnW'(OwnFirst));
             exp_n       = exp_n + 16'd1;
             state_q     <= SMergeWait;
           end
@@ -1219,7 +1234,7 @@ module tpu_noc_tinytpu_unit #(
       // The write answers owed to a core a fault resets are nobody's.
       if (core_kill) wr_acks_q <= '0;
       // A CU_DATA write into imem puts a program there, whatever the unit does.
-      if (data_we_i && data_buf == 4'(tpu_cu_pkg::TINYTPU_BUF_IMEM)) program_q <= 1'b1;
+      if (data_we_i && data_buf == BufIdW'(tpu_cu_pkg::TINYTPU_BUF_IMEM)) program_q <= 1'b1;
     end
   end
 
