@@ -1096,8 +1096,9 @@ module tpu_noc_tinytpu_unit #(
             next   = run_phase(3'(issue_op_q) + 3'd1, a_recv_q, b_recv_q, k_q);
             send_q <= 1'b1;
             if (32'(stride) == 32'(words)) begin
-              send_flit_q <= stream_req(base + AddrW'(32'(first) * 32'(stride) * WB), CountW'(rows - first), words,
-                                        TxnW'(32'(tag) + 32'(first)), npeer, peers);
+              send_flit_q <= stream_req(base + AddrW'(32'(first) * 32'(stride) * WB),
+                                        CountW'(32'(rows) - 32'(first)), words, TxnW'(32'(tag) + 32'(first)), npeer,
+                                        peers);
               exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
               issue_op_q  <= next;
             end else begin
