@@ -12,7 +12,9 @@
 ///   - opcodes the unit does not know (UNKNOWN_OPCODE), 0 among them;
 ///   - LOAD of the unit's random program (the core fuzzer's legal programs,
 ///     tb/fuzz/core/random_program.h), and LOADs that fault: misaligned,
-///     more words than IMEM_SIZE, an address past memory (MEMORY);
+///     more words than IMEM_SIZE, an address past memory (MEMORY); and LOAD
+///     of the same image with an opcode the spec does not define in its first
+///     instruction, which a RUN then faults (CORE: the core stops at once);
 ///   - RUN of whatever imem holds on the unit's A and B (the random
 ///     program's operands) into its C, with random m, k, n and row strides,
 ///     and RUNs that fault: before any LOAD (NO_PROGRAM), misaligned, m past
@@ -77,7 +79,8 @@ enum class StressKind {
   RunMisaligned,
   RunTooBig,
   RunPastMemory,
-  RunMissingRows
+  RunMissingRows,
+  LoadBadProgram
 };
 [[nodiscard]] const char* to_string(StressKind k);
 
@@ -123,7 +126,7 @@ void write_stress_case(const StressShape& shape, const StressCase& c, const std:
                        const std::string& dir);
 
 /// The campaign's coverage: kind/<each StressKind>, fault/<each unit fault
-/// code but CORE and ROW_TWICE, and the wrapper's INST_OVERFLOW> (seen on
+/// code but ROW_TWICE, and the wrapper's INST_OVERFLOW> (seen on
 /// the RTL), signal/<each
 /// retirement signal>, end/<DONE, FAULT, ENDED>, case/<over_credit, latency,
 /// stalls, every unit busy>.

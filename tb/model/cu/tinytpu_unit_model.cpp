@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "isa/image.h"
 #include "model/core/model.h"
 #include "util/diag.h"
 
@@ -222,7 +223,22 @@ void TinyTpuUnitModel::start_run(const noc::Flit& inst) {
   merge_tag_.clear();
   c_words_.clear();
   c_mask_.clear();
+  // The core starts at once and its sequencer refuses an opcode the spec
+  // does not define as it issues it: in the program's first instruction that
+  // is before the core reads a row, so the RUN faults CORE whatever rows are
+  // still to come (a peer's that never arrive included).
+  if (first_opcode_undefined()) return fail("CORE", 0);
   phase_ = Phase::Rows;
+}
+
+bool TinyTpuUnitModel::first_opcode_undefined() const {
+  Program p;
+  try {
+    p = decode_image(*isa_, imem_, "imem");
+  } catch (const Error&) {
+    return false;  // the core model refuses it when it runs
+  }
+  return !p.instrs.empty() && isa_->opcode_of(p.instrs.front()) == nullptr;
 }
 
 void TinyTpuUnitModel::issue_operand(char which, int first, int end, std::vector<noc::Flit>& out) {

@@ -103,6 +103,8 @@ class TinyTpuUnitModel final : public UnitModel {
   /// Operand `which`'s rows [first, end): one stream for packed rows, else one a row.
   void issue_operand(char which, int first, int end, std::vector<noc::Flit>& out);
   [[nodiscard]] bool rows_in() const;
+  /// The program in imem begins with an opcode the spec does not define.
+  [[nodiscard]] bool first_opcode_undefined() const;
   void compute();
   void issue_merges(std::vector<noc::Flit>& out);
   void issue_writes(std::vector<noc::Flit>& out);
