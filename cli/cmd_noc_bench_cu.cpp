@@ -88,13 +88,14 @@ int run_noc_bench_cu(const Context& ctx, const NocSpec& spec, const NocOpts& o, 
     const auto out = CuSystemRtl(sys, c).run(
         c, before, [&](cu::HostPort& port) { return sys.dispatch(port, plan.programs, sys.layout.cores); });
     // The figures count only when the run did the GEMM: every program DONE,
-    // C equal to clip(A @ B), and the run clean.
+    // C equal to clip(A @ B), nothing outside C changed, and the run clean.
     std::string result = "PASS";
     for (const auto& e : out.ends)
       if (e.state != "DONE") result = fmt::format("node ({},{}) ended {}", e.node.x, e.node.y, e.state);
     if (result == "PASS" && out.result.status != "done") result = "RTL run " + out.result.status;
-    if (result == "PASS" && cu::gemm_c(plan, out.result.memory).data != reference_gemm(a, bm, false).data)
-      result = "FAIL C differs from clip(A @ B)";
+    const CuGemmVerdict v = judge_cu_gemm(plan, row.shape, reference_gemm(a, bm, false), before, out.result.memory);
+    if (result == "PASS" && v.c_wrong != 0) result = "FAIL C differs from clip(A @ B)";
+    if (result == "PASS" && v.outside_changed != 0) result = "FAIL memory outside C changed";
     if (result != "PASS") status = kFail;
     const CuGemmFigures f = cu_gemm_figures(sys, row.shape, out.result);
     const double ideal = static_cast<double>(row.shape.m * row.shape.k * row.shape.n) / f.peak;

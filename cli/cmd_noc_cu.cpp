@@ -236,6 +236,20 @@ int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o
   return kOk;
 }
 
+CuGemmVerdict judge_cu_gemm(const cu::GemmPlan& plan, const GemmShape& shape, const Int8Matrix& want,
+                            const std::vector<std::uint8_t>& before, const std::vector<std::uint8_t>& after) {
+  CuGemmVerdict v;
+  v.c = cu::gemm_c(plan, after);
+  for (std::size_t i = 0; i < want.data.size(); ++i) v.c_wrong += v.c.data[i] != want.data[i];
+  const std::uint64_t row_bytes = static_cast<std::uint64_t>(plan.c_stride) * 32;
+  for (std::uint64_t i = 0; i < before.size(); ++i) {
+    const bool in_c = i >= plan.c_addr && i < plan.c_addr + static_cast<std::uint64_t>(shape.m) * row_bytes &&
+                      (i - plan.c_addr) % row_bytes < static_cast<std::uint64_t>(shape.n);
+    if (!in_c && (i >= after.size() || after[i] != before[i])) ++v.outside_changed;
+  }
+  return v;
+}
+
 CuGemmFigures cu_gemm_figures(const CuSystem& sys, const GemmShape& shape, const sim::CuSystemRtlResult& r) {
   CuGemmFigures f;
   for (const auto n : r.injected) f.flits += n;
@@ -284,22 +298,15 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
         fmt::print(stderr, "tpugen: {}: {}\n", engine, not_completed(e, stuck));
         ok = false;
       }
-    const Int8Matrix cm = cu::gemm_c(plan, after);
-    std::size_t wrong = 0, outside = 0;
-    for (std::size_t i = 0; i < want.data.size(); ++i) wrong += cm.data[i] != want.data[i];
-    const std::uint64_t row_bytes = static_cast<std::uint64_t>(plan.c_stride) * 32;
-    for (std::uint64_t i = 0; i < before.size(); ++i) {
-      const bool in_c = i >= plan.c_addr && i < plan.c_addr + static_cast<std::uint64_t>(shape.m) * row_bytes &&
-                        (i - plan.c_addr) % row_bytes < static_cast<std::uint64_t>(shape.n);
-      if (!in_c && (i >= after.size() || after[i] != before[i])) ++outside;
-    }
+    const CuGemmVerdict v = judge_cu_gemm(plan, shape, want, before, after);
+    const std::size_t wrong = v.c_wrong, outside = v.outside_changed;
     fmt::print("  {}: C against clip(A @ B): {}; memory outside C: {}\n", engine,
                wrong == 0 ? "equal" : fmt::format("{} element(s) differ", wrong),
                outside == 0 ? "unchanged" : fmt::format("{} byte(s) changed", outside));
     j["c_equal"] = wrong == 0 && (!j.contains("c_equal") || j["c_equal"].get<bool>());
     j["outside_c_unchanged"] = outside == 0 && (!j.contains("outside_c_unchanged") || j["outside_c_unchanged"].get<bool>());
-    if (!g.c_out.empty()) write_npy_int8(g.c_out, cm);
-    return ok && wrong == 0 && outside == 0;
+    if (!g.c_out.empty()) write_npy_int8(g.c_out, v.c);
+    return ok && v.ok();
   };
   std::vector<std::uint8_t> model_after;
   if (c.engine != "rtl") {

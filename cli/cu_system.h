@@ -166,4 +166,16 @@ struct CuGemmFigures {
 };
 CuGemmFigures cu_gemm_figures(const CuSystem& sys, const GemmShape& shape, const sim::CuSystemRtlResult& r);
 
+/// A GEMM's memory after a run on the units, against clip(A @ B) (`want`)
+/// and the memory before it: C as memory holds it, the elements of C that
+/// differ, and the bytes outside C (its M rows of N bytes at the plan's row
+/// stride) that changed.
+struct CuGemmVerdict {
+  Int8Matrix c;
+  std::size_t c_wrong = 0, outside_changed = 0;
+  [[nodiscard]] bool ok() const { return c_wrong == 0 && outside_changed == 0; }
+};
+CuGemmVerdict judge_cu_gemm(const cu::GemmPlan& plan, const GemmShape& shape, const Int8Matrix& want,
+                            const std::vector<std::uint8_t>& before, const std::vector<std::uint8_t>& after);
+
 }  // namespace tpugen::cli
