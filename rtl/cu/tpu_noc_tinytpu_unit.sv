@@ -1036,7 +1036,7 @@ module tpu_noc_tinytpu_unit #(
         SLoadIssue: begin
           // A round of the `own` tags: its words as one stream of one-word entries.
           if (send_free) begin
-            logic [15:0] left, round;
+            logic [LoadW-1:0] left, round;
             left  = load_mesh_q - load_next_q;
             round = (32'(left) > OwnN) ? LoadW'(OwnN) : left;
             send_q       <= 1'b1;
