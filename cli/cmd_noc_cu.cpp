@@ -55,8 +55,9 @@ std::vector<noc::Flit> read_flits(const std::string& path, const noc::Codec& cod
     for (const auto& [k, v] : j.items())
       if (k != "txn" && k != "last" && k != "payload" && k != "op" && k != "fields")
         throw where(fmt::format("unknown key '{}' (txn, last, and payload or op and fields)", k));
-    if (!j.contains("txn") || !j["txn"].is_number_unsigned() || j["txn"].get<std::uint64_t>() > 255)
-      throw where("txn is an integer 0 .. 255");
+    const std::uint64_t txn_max = (std::uint64_t{1} << codec.field("txn").width) - 1;
+    if (!j.contains("txn") || !j["txn"].is_number_unsigned() || j["txn"].get<std::uint64_t>() > txn_max)
+      throw where(fmt::format("txn is an integer 0 .. {}", txn_max));
     if (!j.contains("last") || !j["last"].is_number_unsigned() || j["last"].get<std::uint64_t>() > 1)
       throw where("last is 0 or 1");
     const auto txn = j["txn"].get<std::uint32_t>();
@@ -236,12 +237,14 @@ int run_noc_gen_system(const Context& ctx, const NocSpec& spec, const NocOpts& o
   return kOk;
 }
 
-CuGemmVerdict judge_cu_gemm(const cu::GemmPlan& plan, const GemmShape& shape, const Int8Matrix& want,
-                            const std::vector<std::uint8_t>& before, const std::vector<std::uint8_t>& after) {
+CuGemmVerdict judge_cu_gemm(const cu::GemmPlan& plan, const Int8Matrix& want, const std::vector<std::uint8_t>& before,
+                            const std::vector<std::uint8_t>& after) {
   CuGemmVerdict v;
   v.c = cu::gemm_c(plan, after);
   for (std::size_t i = 0; i < want.data.size(); ++i) v.c_wrong += v.c.data[i] != want.data[i];
-  const std::uint64_t row_bytes = static_cast<std::uint64_t>(plan.c_stride) * 32;
+  const GemmShape& shape = plan.shape;
+  const std::uint64_t row_bytes =
+      static_cast<std::uint64_t>(plan.c_stride) * static_cast<std::uint64_t>(plan.word_bytes);
   for (std::uint64_t i = 0; i < before.size(); ++i) {
     const bool in_c = i >= plan.c_addr && i < plan.c_addr + static_cast<std::uint64_t>(shape.m) * row_bytes &&
                       (i - plan.c_addr) % row_bytes < static_cast<std::uint64_t>(shape.n);
@@ -298,7 +301,7 @@ int run_noc_gemm(const Context& ctx, const NocSpec& spec, const NocOpts& o, cons
         fmt::print(stderr, "tpugen: {}: {}\n", engine, not_completed(e, stuck));
         ok = false;
       }
-    const CuGemmVerdict v = judge_cu_gemm(plan, shape, want, before, after);
+    const CuGemmVerdict v = judge_cu_gemm(plan, want, before, after);
     const std::size_t wrong = v.c_wrong, outside = v.outside_changed;
     fmt::print("  {}: C against clip(A @ B): {}; memory outside C: {}\n", engine,
                wrong == 0 ? "equal" : fmt::format("{} element(s) differ", wrong),

@@ -175,7 +175,7 @@ struct CuGemmVerdict {
   std::size_t c_wrong = 0, outside_changed = 0;
   [[nodiscard]] bool ok() const { return c_wrong == 0 && outside_changed == 0; }
 };
-CuGemmVerdict judge_cu_gemm(const cu::GemmPlan& plan, const GemmShape& shape, const Int8Matrix& want,
-                            const std::vector<std::uint8_t>& before, const std::vector<std::uint8_t>& after);
+CuGemmVerdict judge_cu_gemm(const cu::GemmPlan& plan, const Int8Matrix& want, const std::vector<std::uint8_t>& before,
+                            const std::vector<std::uint8_t>& after);
 
 }  // namespace tpugen::cli
