@@ -98,6 +98,7 @@ module tpu_noc_tinytpu_unit #(
   localparam int TxnW     = tpu_noc_pkg::TXN_W;
   localparam int RuleW    = tpu_noc_pkg::ERROR_RULE_W;
   localparam int CountW   = tpu_noc_pkg::MEM_REQ_COUNT_W;      // a stream's entries
+  localparam int LoadRound = (OwnN < (1 << CountW) - 1) ? OwnN : (1 << CountW) - 1;  // a LOAD request's words
   localparam int NPeerW   = tpu_noc_pkg::MEM_REQ_N_PEER_W;
   localparam int PeersW   = tpu_cu_pkg::TINYTPU_RUN_A_PEER_W;  // a RUN's peer list (A's and B's alike)
   localparam int StrideW  = tpu_cu_pkg::TINYTPU_RUN_A_STRIDE_W;  // a row stride (A's, B's and C's alike)
@@ -1034,11 +1035,12 @@ module tpu_noc_tinytpu_unit #(
         end
 
         SLoadIssue: begin
-          // A round of the `own` tags: its words as one stream of one-word entries.
+          // A round of the `own` tags (at most a stream's entries): its words
+          // as one stream of one-word entries.
           if (send_free) begin
             logic [LoadW-1:0] left, round;
             left  = load_mesh_q - load_next_q;
-            round = (32'(left) > OwnN) ? LoadW'(OwnN) : left;
+            round = (32'(left) > LoadRound) ? LoadW'(LoadRound) : left;
             send_q       <= 1'b1;
             send_flit_q  <= stream_req(a_addr_q + AddrW'(32'(load_next_q) * WB), CountW'(round), WordsW'(1),
                                        TxnW'(OwnFirst), '0, '0);

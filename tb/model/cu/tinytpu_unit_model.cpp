@@ -181,7 +181,8 @@ void TinyTpuUnitModel::issue_load(std::vector<noc::Flit>& out) {
   // request a round of the tags.
   const int mesh_words = ceil_div(load_words_, kImemPerWord);
   const auto own = k_.tag("own");
-  const int round = std::min<int>(static_cast<int>(own.count), 255);
+  const int count_max = (1 << codec_->field("mem_req.count").width) - 1;  // a stream's entries, at most
+  const int round = std::min<int>(static_cast<int>(own.count), count_max);
   load_base_ = load_next_;
   const int end = std::min(mesh_words, load_next_ + round);
   read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, end - load_next_, 1,
