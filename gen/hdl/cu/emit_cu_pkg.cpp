@@ -67,9 +67,6 @@ package tpu_cu_pkg;
   codes(lp, "CU_FAULT_", b.faults, code_w);
   lp.add("INST_DEPTH", ctx.cu_base_params()["INST_DEPTH"], "instructions the FIFO holds (CAPS.inst_depth)");
   lp.add("RECV_DEPTH", ctx.cu_base_params()["RECV_DEPTH"], "flits the receive FIFO holds");
-  lp.add("MEM_ENTRY_WORDS",
-         static_cast<std::int64_t>(ctx.noc().require_payload("mem_req").field("entry_words")->effective(0)),
-         "the most words a stream entry has (entry_words 0's meaning): a LOAD entry");
   lp.add("MEM_WRITE_BEATS", static_cast<std::int64_t>(ctx.sysnode().agent.write_max_len) + 1,
          "the most words a MEM_WR_REQ writes (the agent's write_max_len + 1): a C burst");
   lp.add("WAIT_LIMIT", ctx.cu_base_params()["WAIT_LIMIT"], "cycles a unit waits for a peer's data");

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -179,6 +180,8 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
       const bool last = i == len - 1 ? last_at_end : rng.chance(1, 10);
       // The weights: the instructions that run the core most, the faults each now and then.
       static constexpr std::uint64_t kWeights[] = {3, 1, 2, 4, 1, 1, 1, 6, 1, 1, 1, 1, 1};
+      static_assert(std::size(kWeights) == static_cast<std::size_t>(StressKind::LoadBadProgram) + 1,
+                    "a weight for every StressKind");
       auto kind = static_cast<StressKind>(rng.weighted(kWeights));
       const auto run_fields = [&] {
         const auto stride = [&] { return rng.chance(1, 2) ? 0 : rng.uniform(g.row_words, g.max_stride); };
