@@ -21,8 +21,8 @@
 // The AXI master (ID 0; the system node's multiplexer adds the master's
 // prefix). Reads: every port's words go through one tpu_axi_rd (RD_BURSTS
 // bursts in flight, bursts of up to RD_BURST_CAP words that never cross
-// BOUNDARY bytes), a port keeping the grant for a whole run of words (so a
-// run is one burst, or a few at page boundaries), round robin between runs;
+// BOUNDARY bytes), a port keeping the grant for RD_BURST_CAP words (a burst where
+// they are consecutive), round robin between ports;
 // the words come back in order and go to their port (read_owner). Writes:
 // every port's complete writes go through one tpu_axi_wr, a whole write at a
 // time, round robin between writes; no burst holds words of two writes (a
@@ -162,12 +162,21 @@ module tpu_noc_mem_agent (
     end
   endfunction
 
-  // --- Reads: a run at a time, round robin --------------------------------------------
+  // --- Reads: a burst's worth at a time, round robin ----------------------------------
+  // A port keeps the grant for RD_BURST_CAP words (one burst of tpu_axi_rd
+  // where they are consecutive), of one run or several, while it has words
+  // to read; then the next port with a read goes. So a short read (a unit's
+  // program image) waits for a burst's worth of each other port, not for
+  // their whole streams, and a port of short runs (one request a row) gets
+  // as many words as a port of long ones.
+  localparam int HoldW = $clog2(tpu_agent_pkg::RD_BURST_CAP + 1);
   logic             rd_lock_q, rd_any, rd_ready, rd_fire;
   logic [PortW-1:0] rd_owner_q, rd_prev_q, rd_sel;
+  logic [HoldW-1:0] rd_held_q, rd_held;                            // words of the grant taken, with this one
   assign rd_sel  = (rd_lock_q && rd_valid[rd_owner_q]) ? rd_owner_q : next_after(rd_valid, rd_prev_q);
   assign rd_any  = rd_valid[rd_sel];
   assign rd_fire = rd_any && rd_ready;
+  assign rd_held = ((rd_lock_q && rd_sel == rd_owner_q) ? rd_held_q : HoldW'(0)) + HoldW'(1);
   always_comb begin
     rd_take         = '0;
     rd_take[rd_sel] = rd_fire;
@@ -178,10 +187,12 @@ module tpu_noc_mem_agent (
       rd_lock_q  <= 1'b0;
       rd_owner_q <= '0;
       rd_prev_q  <= '0;
+      rd_held_q  <= '0;
     end else if (rd_fire) begin
-      rd_lock_q  <= !rd_last[rd_sel];
+      rd_lock_q  <= 32'(rd_held) < tpu_agent_pkg::RD_BURST_CAP;
       rd_owner_q <= rd_sel;
       rd_prev_q  <= rd_sel;
+      rd_held_q  <= rd_held;
     end
   end
 
@@ -378,7 +389,7 @@ module tpu_noc_mem_agent (
   assign idle_o = (&port_idle) && !wo_valid && (wr_pend_q == '0);
 
   logic unused;
-  assign unused = ^{b_id_i, r_id_i, wo_usage, ro_valid, ro_ready, rd_words, rd_committed};
+  assign unused = ^{b_id_i, r_id_i, wo_usage, ro_valid, ro_ready, rd_words, rd_committed, rd_last};
 
 `ifdef TPU_ASSERT
   // Every read word is owed to a port, and the owners' queue never fills
