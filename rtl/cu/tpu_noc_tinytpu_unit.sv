@@ -10,7 +10,10 @@
 //          order the unit's GEMM program reads them; one request for a run
 //          of packed rows, one a row otherwise; the peers of a_peer /
 //          b_peer copied into each), unless a_recv /
-//          b_recv says a peer's multicast brings them; the core starts at
+//          b_recv says a peer's multicast brings them. Where a peer brings
+//          A, the rest of B's is asked for once A is in (A's reader is
+//          then another unit at another agent port, and the core needs A
+//          first: on the memory they share, A's words go first); the core starts at
 //          once, and an operand read of a row that has not arrived waits for
 //          it (bytes outside the block read as zeros). The core's C writes
 //          are merged into whole 32-byte words (a byte mask a word); the
@@ -601,11 +604,12 @@ module tpu_noc_tinytpu_unit #(
     .usage_o(wb_usage)
   );
 
-  // A burst starts while the core runs or drains (never between a RUN's
-  // requests), once the last one's reads are all taken, its request and
+  // A burst starts while the core runs or drains (never while a RUN's
+  // requests are still to go), once the last one's reads are all taken, its request and
   // its first read in the same cycle.
   logic wb_may_pick, wb_want, wb_turn_q;
-  assign wb_may_pick = (state_q == SRunCore || state_q == SRunDrain) && wb_reads_q == '0 && !wb_rd_q && wb_found &&
+  assign wb_may_pick = ((state_q == SRunCore && issue_op_q == 2'd3) || state_q == SRunDrain) && wb_reads_q == '0 &&
+                       !wb_rd_q && wb_found &&
                        (wb_whole || state_q == SRunDrain) && 32'(wb_usage) + 2 <= WbDepth;
   assign wb_want     = wb_may_pick || wb_reads_q != '0;
   // The core's writes share C's read port with the bursts: a burst denied
@@ -656,6 +660,15 @@ module tpu_noc_tinytpu_unit #(
         if (r < 32'(k_q) && w < 32'(b_words_q) && !b_arrived_q[r*RowWords + w]) rows_b_in = 1'b0;
       end
   end
+
+  // RUN's reads go out in the order the program reads them. Where a peer
+  // brings A, the rest of B waits until A is in: the readers of A and of B
+  // are then different units on different agent ports, which share one
+  // memory, and A is what the core needs first.
+  logic issue_gate, issue_go;
+  assign issue_gate = !(issue_op_q == 2'd2 && a_recv_q && !rows_a_in);
+  assign issue_go   = (state_q == SRunIssue || state_q == SRunCore) && issue_op_q != 2'd3 && issue_gate &&
+                      send_free;
 
   // ---------------------------------------------------------------------
   // Responses in
@@ -921,6 +934,50 @@ module tpu_noc_tinytpu_unit #(
       end
       if (wb_pick) acks_n = acks_n + 16'd1;
 
+      // RUN's reads, a request a cycle the flit register is free.
+      if (issue_go) begin
+        logic             isb;
+        logic [WordsW-1:0] words;
+        logic [DimW-1:0]  first, rows;
+        logic [StrideW-1:0] stride;
+        logic [AddrW-1:0] base;
+        logic [NPeerW-1:0] npeer;
+        logic [1:0]       next;
+        logic [PeersW-1:0] peers;
+        logic [TxnW-1:0]  tag;
+        isb    = issue_op_q != 2'd1;
+        words  = isb ? b_words_q : a_words_q;
+        first  = (issue_op_q == 2'd2) ? b_head(k_q) : '0;
+        rows   = (issue_op_q == 2'd0) ? b_head(k_q) : (isb ? k_q : m_q);  // the phase's end
+        stride = isb ? b_stride_q : a_stride_q;
+        base   = isb ? b_addr_q : a_addr_q;
+        tag    = isb ? TxnW'(TagB) : TxnW'(TagA);
+        npeer  = isb ? NPeerW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_W))
+                     : NPeerW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_W));
+        peers  = isb ? PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_PEER_W))
+                     : PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_PEER_W));
+        next   = run_phase(3'(issue_op_q) + 3'd1, a_recv_q, b_recv_q, k_q);
+        send_q <= 1'b1;
+        if (32'(stride) == 32'(words)) begin
+          send_flit_q <= stream_req(base + AddrW'(32'(first) * 32'(stride) * WB),
+                                    CountW'(32'(rows) - 32'(first)), words, TxnW'(32'(tag) + 32'(first)), npeer,
+                                    peers);
+          exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
+          issue_op_q  <= next;
+        end else begin
+          send_flit_q <= stream_req(base + AddrW'(32'(32'(first) + 32'(issue_row_q)) * 32'(stride) * WB),
+                                    CountW'(1), words, TxnW'(32'(tag) + 32'(first) + 32'(issue_row_q)), npeer,
+                                    peers);
+          exp_n       = exp_n + 16'(words);
+          if (32'(first) + 32'(issue_row_q) + 1 == 32'(rows)) begin
+            issue_row_q <= '0;
+            issue_op_q  <= next;
+          end else begin
+            issue_row_q <= issue_row_q + 1'b1;
+          end
+        end
+      end
+
       unique case (state_q)
         SIdle: begin
           if (inst_valid_i) begin
@@ -1071,51 +1128,9 @@ module tpu_noc_tinytpu_unit #(
         end
 
         SRunIssue: begin
-          // A's and B's reads (not an operand a peer brings) while the core starts.
-          if (issue_op_q == 2'd3) begin
-            state_q <= SRunCore;
-          end else if (send_free) begin
-            logic             isb;
-            logic [WordsW-1:0] words;
-            logic [DimW-1:0]  first, rows;
-            logic [StrideW-1:0] stride;
-            logic [AddrW-1:0] base;
-            logic [NPeerW-1:0] npeer;
-            logic [1:0]       next;
-            logic [PeersW-1:0] peers;
-            logic [TxnW-1:0]  tag;
-            isb    = issue_op_q != 2'd1;
-            words  = isb ? b_words_q : a_words_q;
-            first  = (issue_op_q == 2'd2) ? b_head(k_q) : '0;
-            rows   = (issue_op_q == 2'd0) ? b_head(k_q) : (isb ? k_q : m_q);  // the phase's end
-            stride = isb ? b_stride_q : a_stride_q;
-            base   = isb ? b_addr_q : a_addr_q;
-            tag    = isb ? TxnW'(TagB) : TxnW'(TagA);
-            npeer  = isb ? NPeerW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_NPEER_W))
-                         : NPeerW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_NPEER_W));
-            peers  = isb ? PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_PEER_W))
-                         : PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_PEER_W));
-            next   = run_phase(3'(issue_op_q) + 3'd1, a_recv_q, b_recv_q, k_q);
-            send_q <= 1'b1;
-            if (32'(stride) == 32'(words)) begin
-              send_flit_q <= stream_req(base + AddrW'(32'(first) * 32'(stride) * WB),
-                                        CountW'(32'(rows) - 32'(first)), words, TxnW'(32'(tag) + 32'(first)), npeer,
-                                        peers);
-              exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
-              issue_op_q  <= next;
-            end else begin
-              send_flit_q <= stream_req(base + AddrW'(32'(32'(first) + 32'(issue_row_q)) * 32'(stride) * WB),
-                                        CountW'(1), words, TxnW'(32'(tag) + 32'(first) + 32'(issue_row_q)), npeer,
-                                        peers);
-              exp_n       = exp_n + 16'(words);
-              if (32'(first) + 32'(issue_row_q) + 1 == 32'(rows)) begin
-                issue_row_q <= '0;
-                issue_op_q  <= next;
-              end else begin
-                issue_row_q <= issue_row_q + 1'b1;
-              end
-            end
-          end
+          // A's and B's reads (issue_go) while the core starts; the rest of
+          // B's may wait in SRunCore for a peer's A.
+          if (issue_op_q == 2'd3 || !issue_gate) state_q <= SRunCore;
         end
 
         SRunCore: begin

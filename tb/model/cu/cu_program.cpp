@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 #include <regex>
+#include <tuple>
 
 #include "isa/check.h"
 #include "isa/image.h"
@@ -106,7 +107,11 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
     // so that the units read as evenly as can be (the fewest reads on the
     // busiest unit, then the fewest in all): a read's multicast leaves the
     // reader's agent port a flit a destination a cycle, so the busiest
-    // reader's port paces the operands.
+    // reader's port paces the operands. Between choices as even, A's readers
+    // are the units dispatched first (the lowest unit numbers, the latest
+    // of them first, then all of them): every core
+    // needs its A before anything else, and a peer's multicast can start no
+    // earlier than its reader's RUN.
     struct Group {
       std::vector<std::size_t> blocks;
       bool is_a = false;
@@ -131,9 +136,14 @@ GemmPlan plan_gemm(const Isa& isa, const ComputeUnitsSpec& spec, const noc::Code
       std::vector<int> reads(static_cast<std::size_t>(k_units), 0);
       for (std::size_t g = 0; g < groups.size(); ++g)
         ++reads[static_cast<std::size_t>(p.blocks[groups[g].blocks[c[g]]].core)];
-      int most = 0, squares = 0;
+      int most = 0, squares = 0, a_last = 0, a_sum = 0;
       for (const int r : reads) most = std::max(most, r), squares += r * r;
-      return std::make_pair(most, squares);
+      for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g].is_a) {
+          const int reader = p.blocks[groups[g].blocks[c[g]]].core;
+          a_last = std::max(a_last, reader), a_sum += reader;
+        }
+      return std::make_tuple(most, squares, a_last, a_sum);
     };
     if (choices <= 4096) {
       for (auto best_cost = cost(best);;) {

@@ -220,6 +220,7 @@ void TinyTpuUnitModel::start_run(const noc::Flit& inst) {
       return fail("ROW_TWICE", tag);
     }
   issued_ = false;
+  rest_issued_ = false;
   run_used_ = true;
   merge_tag_.clear();
   c_words_.clear();
@@ -459,12 +460,16 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
       case Phase::Rows:
         // In the order the unit's GEMM program (interleave_loads in
         // gen/isa/programs.cpp) reads them: B's first T rows, A's, the rest of B's.
+        // Where a peer brings A, the rest of B's waits until A is in (A is
+        // what the core needs first, and its reader is another unit).
         if (!issued_) {
           issued_ = true;
-          const int head = std::min(k_dim_, t_);
-          if (!recv_[1]) issue_operand('B', 0, head, out);
+          if (!recv_[1]) issue_operand('B', 0, std::min(k_dim_, t_), out);
           if (!recv_[0]) issue_operand('A', 0, m_, out);
-          if (!recv_[1]) issue_operand('B', head, k_dim_, out);
+        }
+        if (!rest_issued_ && (!recv_[0] || a_in())) {
+          rest_issued_ = true;
+          if (!recv_[1]) issue_operand('B', std::min(k_dim_, t_), k_dim_, out);
         }
         if (!pending_.empty()) return std::nullopt;
         if (!rows_in()) return std::nullopt;  // a peer's multicast is still to come
@@ -494,11 +499,14 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
 
 bool TinyTpuUnitModel::expire() {
   if (phase_ != Phase::Rows || !pending_.empty() || rows_in()) return false;
-  bool a_in = true;
+  fail("ROWS_MISSING", a_in() ? 1 : 0);
+  return true;
+}
+
+bool TinyTpuUnitModel::a_in() const {
   for (int r = 0; r < m_; ++r)
     for (int w = 0; w < ceil_div(k_dim_, kWordBytes); ++w)
-      a_in = a_in && a_.arrived[static_cast<std::size_t>(r * row_words_ + w)];
-  fail("ROWS_MISSING", a_in ? 1 : 0);
+      if (!a_.arrived[static_cast<std::size_t>(r * row_words_ + w)]) return false;
   return true;
 }
 

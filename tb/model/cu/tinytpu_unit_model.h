@@ -11,7 +11,8 @@
 ///          (the order the unit's GEMM program reads them; one request for
 ///          a run of packed rows, one a row otherwise; the peers of
 ///          a_peer/b_peer on each), unless a_recv / b_recv says a peer's
-///          multicast brings them; when every row is in, the core (the
+///          multicast brings them (where a peer brings A, the rest of B's
+///          is asked for once A is in, as the RTL does); when every row is in, the core (the
 ///          bit-exact core model) runs the program in imem on A and B with
 ///          zeros outside the block; C's words the core stored bytes of
 ///          inside the block go out as MEM_WR_REQ bursts, a word stored only
@@ -103,6 +104,7 @@ class TinyTpuUnitModel final : public UnitModel {
   /// Operand `which`'s rows [first, end): one stream for packed rows, else one a row.
   void issue_operand(char which, int first, int end, std::vector<noc::Flit>& out);
   [[nodiscard]] bool rows_in() const;
+  [[nodiscard]] bool a_in() const;  ///< A's m rows are in
   /// The program in imem begins with an opcode the spec does not define.
   [[nodiscard]] bool first_opcode_undefined() const;
   void compute();
@@ -139,7 +141,8 @@ class TinyTpuUnitModel final : public UnitModel {
   std::uint64_t addr_[3] = {};
   int stride_[3] = {}, m_ = 0, k_dim_ = 0, n_ = 0;
   bool recv_[2] = {};
-  bool issued_ = false;    ///< the RUN's operand reads are out
+  bool issued_ = false;    ///< the RUN's operand reads are out (B's first T rows, A's)
+  bool rest_issued_ = false;  ///< the rest of B's rows are asked for
   bool run_used_ = false;  ///< a RUN past its checks: its rows' arrival is cleared when it ends
   std::vector<std::uint8_t> c_bytes_;   ///< the block's C, MAXDIM x MAXDIM, row-major
   std::vector<bool> c_stored_;          ///< which bytes the core stored
