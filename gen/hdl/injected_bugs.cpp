@@ -10,7 +10,7 @@
 namespace tpugen::hdl {
 
 namespace {
-constexpr std::array<InjectedBug, 15> kBugs = {{
+constexpr std::array<InjectedBug, 16> kBugs = {{
     {"pe_product_width", "tpu_pe",
      "the PE's product is one bit short of PRODUCT_BITS: only (-128) * (-128) comes out wrong "
      "(needs both corner operands in one lane product)",
@@ -80,14 +80,17 @@ constexpr std::array<InjectedBug, 15> kBugs = {{
      "a stream read's flits all carry the request's txn: entry i's should carry txn + i (needs a stream of more than "
      "one entry)",
      "          txn      = req_txn + TxnW'(i_q);",
-     "          txn      = req_txn;  // INJECTED DEFECT: the entry index not added",
-     BugTarget::SystemNode},
+     "          txn      = req_txn;  // INJECTED DEFECT: the entry index not added", BugTarget::SystemNode},
     {"agent_served_first_word", "tpu_agent_decode",
      "ADDRESS_NOT_SERVED looks at a request's first word only: a run that starts in the served space and leaves it "
      "is served (needs a request of several words across the served space's edge)",
-     "  assign run_last = {1'b0, addr_o} + ((AddrW+1)'(words_m1_o) << AlignW);",
-     "  assign run_last = {1'b0, addr_o};  // INJECTED DEFECT: the first word only",
-     BugTarget::SystemNode},
+     "  assign run_last = {1'b0, addr_o} + ((AddrW+1)'(span_m1) << AlignW);",
+     "  assign run_last = {1'b0, addr_o};  // INJECTED DEFECT: the first word only", BugTarget::SystemNode},
+    {"agent_stream_stride", "tpu_agent_port",
+     "a stream's entries are read one after the other whatever its entry_stride (needs a stream of more than one "
+     "entry with an entry_stride other than 0 and E)",
+     "               : entry_end ? off_q + WAddrW'(rq_stride) - WAddrW'(rq_e_m1)",
+     "               : entry_end ? off_q + WAddrW'(1)  // INJECTED DEFECT: the stride ignored", BugTarget::SystemNode},
 }};
 }  // namespace
 

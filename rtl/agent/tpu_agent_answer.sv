@@ -20,7 +20,7 @@
 //   JStream  count entries of E words: entry i's words go first to the
 //            requester (taken from rsp_* and kept in the entry buffer), then
 //            from the buffer to peer 0 .. n_peer - 1; word j carries txn +
-//            i, rsvd j, `last` when j = E - 1.
+//            i, rsvd first_word + j (mod 4), `last` when j = E - 1.
 // A word memory answered with an error (rsp_err_i) becomes, in every
 // destination's copy, an AXI_RESPONSE ERROR flit naming the request (its
 // txn, not txn + i).
@@ -42,6 +42,7 @@ module tpu_agent_answer (
   input  logic [tpu_agent_pkg::MEM_REQ_LEN_W-1:0]   job_len_i,    // JPlain: beats - 1
   input  logic [tpu_agent_pkg::MEM_REQ_COUNT_W-1:0] job_count_m1_i,
   input  logic [tpu_agent_pkg::ENTRY_IDX_W-1:0]     job_e_m1_i,
+  input  logic [tpu_agent_pkg::MEM_REQ_FIRST_WORD_W-1:0] job_first_i,  // JStream: entry word 0's index
   input  logic [tpu_agent_pkg::MEM_REQ_N_PEER_W-1:0] job_n_peer_i,
   input  logic [tpu_agent_pkg::MEM_REQ_PEER_W-1:0]  job_peers_i,
   // read words, in order
@@ -104,6 +105,9 @@ module tpu_agent_answer (
   assign word_err          = from_rsp ? rsp_err_i : eerr_q[j];
   assign stream_final_word = j == job_e_m1_i;
   assign stream_final_dst  = d_q == job_n_peer_i;
+  // A stream word's index in rsvd: first_word + j, modulo 4 (the field's width).
+  logic [tpu_agent_pkg::MEM_REQ_FIRST_WORD_W-1:0] word_index;
+  assign word_index = tpu_agent_pkg::MEM_REQ_FIRST_WORD_W'(j) + job_first_i;
 
   // --- The flit ----------------------------------------------------------------------
   logic [TypeW-1:0]                  ftype;
@@ -160,7 +164,7 @@ module tpu_agent_answer (
           ftype    = tpu_agent_pkg::TYPE_MEM_RD_RESP;
           txn      = req_txn + TxnW'(i_q);
           flast    = stream_final_word;
-          rsvd     = tpu_agent_pkg::RSVD_W'(j);
+          rsvd     = tpu_agent_pkg::RSVD_W'(word_index);
           has_word = 1'b1;
           is_err   = 1'b0;
         end

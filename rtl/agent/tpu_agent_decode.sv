@@ -16,7 +16,7 @@
 //                spec's order) named by rule_o:
 //     ADDRESS_NOT_SERVED  a word of the request (addr + WORD_BYTES k for
 //                each of its words: len + 1 for a plain read or a write,
-//                count x E for a stream) outside [0, 2^ADDR_W) or outside
+//                count entries of E for a stream) outside [0, 2^ADDR_W) or outside
 //                `serves` (SERVE_MASK / SERVE_VALUE): the run is served when
 //                its first word is, its last word is below 2^ADDR_W, and both
 //                agree on every address bit from SERVE_LSB_MIN up
@@ -28,8 +28,11 @@
 //                         open write or a discard slot (slots_full_i)
 //
 // The stream geometry: E = entry_words, 0 meaning ..._ZERO_MEANS and above
-// ..._ABOVE_MAX meaning ..._ABOVE_MEANS; count 0 meaning ..._ZERO_MEANS.
-// STREAM on a write is ignored (a write is len + 1 words).
+// ..._ABOVE_MAX meaning ..._ABOVE_MEANS; count 0 meaning ..._ZERO_MEANS;
+// entry i's first word at addr + i x S words, S = entry_stride (0 meaning E:
+// consecutive entries; tpugen's extension); first_word numbers the words of
+// an entry in their responses' rsvd. STREAM on a write is ignored (a write
+// is len + 1 words).
 module tpu_agent_decode (
   input  logic [tpu_agent_pkg::FLIT_W-1:0]            flit_i,
   input  logic                                        src_open_i,   // the flit's source has a write open
@@ -49,6 +52,8 @@ module tpu_agent_decode (
   output logic [tpu_agent_pkg::MEM_REQ_COUNT_W+tpu_agent_pkg::ENTRY_IDX_W-1:0] words_m1_o,  // its words - 1
   output logic [tpu_agent_pkg::MEM_REQ_COUNT_W-1:0]   count_m1_o,   // a stream's entries - 1
   output logic [tpu_agent_pkg::ENTRY_IDX_W-1:0]       e_m1_o,       // its words an entry - 1
+  output logic [tpu_agent_pkg::MEM_REQ_ENTRY_STRIDE_W-1:0] stride_o, // words from an entry's start to the next's (S)
+  output logic [tpu_agent_pkg::MEM_REQ_FIRST_WORD_W-1:0]   first_o,  // the word index of an entry's first word
   output logic [tpu_agent_pkg::MEM_REQ_N_PEER_W-1:0]  n_peer_o,
   output logic [tpu_agent_pkg::MEM_REQ_PEER_W-1:0]    peers_o
 );
@@ -64,6 +69,8 @@ module tpu_agent_decode (
   localparam int Rules  = tpu_agent_pkg::RULES;
   localparam int LsbMin = tpu_agent_pkg::SERVE_LSB_MIN;
   localparam int TypeW  = tpu_agent_pkg::TYPE_W;
+  localparam int StrideW = tpu_agent_pkg::MEM_REQ_ENTRY_STRIDE_W;
+  localparam int SpanW  = CountW + StrideW + 1;                    // a stream's span, in words
 
   // --- The header -------------------------------------------------------------------
   logic [TypeW-1:0] ftype;
@@ -99,6 +106,10 @@ module tpu_agent_decode (
   end
   assign count_m1_o = count_eff - CountW'(1);
   assign e_m1_o     = EIdxW'(e_eff - (EIdxW+1)'(1));
+  assign first_o    = flit_i[tpu_agent_pkg::MEM_REQ_FIRST_WORD_LSB +: tpu_agent_pkg::MEM_REQ_FIRST_WORD_W];
+  logic [StrideW-1:0] stride_raw;
+  assign stride_raw = flit_i[tpu_agent_pkg::MEM_REQ_ENTRY_STRIDE_LSB +: StrideW];
+  assign stride_o   = (stride_raw == '0) ? StrideW'(e_eff) : stride_raw;
 
   // count x E - 1 for a stream; len for a plain read or a write.
   logic [NumW:0] stream_words;
@@ -106,11 +117,15 @@ module tpu_agent_decode (
   assign words_m1_o   = stream_o ? NumW'(stream_words - (NumW+1)'(1)) : NumW'(len_o);
 
   // --- The request rules ------------------------------------------------------------
+  // The last word a request names: a stream's (count - 1) x S + E - 1 words
+  // on (every other word lies between: S >= 1), else words_m1_o.
   logic             request, not_served, misaligned;
+  logic [SpanW-1:0] span_m1;                                         // words from the first to the last
   logic [AddrW:0]   run_last;                                        // the last word's address
   logic [Rules-1:0] broken;
   assign request  = is_read_o || is_write_o;
-  assign run_last = {1'b0, addr_o} + ((AddrW+1)'(words_m1_o) << AlignW);
+  assign span_m1  = stream_o ? SpanW'(SpanW'(count_m1_o) * SpanW'(stride_o) + SpanW'(e_m1_o)) : SpanW'(words_m1_o);
+  assign run_last = {1'b0, addr_o} + ((AddrW+1)'(span_m1) << AlignW);
 
   if (LsbMin < AddrW) begin : g_served_fields
     assign not_served = run_last[AddrW] ||

@@ -17,7 +17,7 @@
 //                                 discard slot, unless every slot is open
 //                                 (it waits for a DRAIN slot to free)
 //   MEM_RD_REQ                    a read job and the read's run of words
-//                                 (addr, words - 1) in the read queue
+//                                 (addr, words - 1, the entries' E and stride) in the read queue
 //   MEM_WR_REQ                    opens a slot (waits for a DRAIN slot to
 //                                 free; with every slot open it is refused,
 //                                 WRITE_SLOTS_FULL)
@@ -91,6 +91,8 @@ module tpu_agent_port (
   localparam int PeerW    = tpu_agent_pkg::MEM_REQ_PEER_W;
   localparam int RuleW    = tpu_agent_pkg::RULE_W;
   localparam int NumW     = CountW + EIdxW;                         // a request's words - 1
+  localparam int StrideW  = tpu_agent_pkg::MEM_REQ_ENTRY_STRIDE_W;
+  localparam int FirstW   = tpu_agent_pkg::MEM_REQ_FIRST_WORD_W;
   localparam int AlignW   = $clog2(tpu_agent_pkg::WORD_BYTES);
   localparam int WAddrW   = AddrW - AlignW;
   localparam int Depth    = tpu_agent_pkg::INTAKE_DEPTH;
@@ -100,8 +102,8 @@ module tpu_agent_port (
   localparam int ReadQ    = 4;                                      // read runs waiting to be issued
   localparam int RspDepth = tpu_agent_pkg::RD_WORDS;                // read words reserved ahead (credits)
   localparam int CreditW  = $clog2(RspDepth + 1);
-  localparam int JobW     = 2 + HdrW + RuleW + LenW + CountW + EIdxW + NPeerW + PeerW;
-  localparam int RunW     = WAddrW + NumW;
+  localparam int JobW     = 2 + HdrW + RuleW + LenW + CountW + EIdxW + FirstW + NPeerW + PeerW;
+  localparam int RunW     = WAddrW + NumW + EIdxW + StrideW;
 
   localparam logic [1:0] JErr    = 2'd0;
   localparam logic [1:0] JWrite  = 2'd1;
@@ -139,6 +141,8 @@ module tpu_agent_port (
   logic [NumW-1:0]        h_words_m1;
   logic [CountW-1:0]      h_count_m1;
   logic [EIdxW-1:0]       h_e_m1;
+  logic [StrideW-1:0]     h_stride;
+  logic [FirstW-1:0]      h_first;
   logic [NPeerW-1:0]      h_n_peer;
   logic [PeerW-1:0]       h_peers;
   logic                   match, match_discard, match_final, free, full;
@@ -163,6 +167,8 @@ module tpu_agent_port (
     .words_m1_o  (h_words_m1),
     .count_m1_o  (h_count_m1),
     .e_m1_o      (h_e_m1),
+    .stride_o    (h_stride),
+    .first_o     (h_first),
     .n_peer_o    (h_n_peer),
     .peers_o     (h_peers)
   );
@@ -271,7 +277,7 @@ module tpu_agent_port (
   logic            job_valid, job_pop;
   logic [JobW-1:0] job_in, job;
   logic [$clog2(JobDepth+1)-1:0] job_usage;
-  assign job_in = {job_kind, job_hdr, h_rule, h_len, h_count_m1, h_e_m1, h_n_peer, h_peers};
+  assign job_in = {job_kind, job_hdr, h_rule, h_len, h_count_m1, h_e_m1, h_first, h_n_peer, h_peers};
 
   tpu_fifo #(
     .Width(JobW),
@@ -289,6 +295,13 @@ module tpu_agent_port (
   );
 
   // --- Reads: the runs, their words, the responses -----------------------------------
+  // A stream's entries as the descriptor says; a plain read's words are
+  // entries of one word, consecutive.
+  logic [EIdxW-1:0]   run_e_m1;
+  logic [StrideW-1:0] run_stride;
+  assign run_e_m1   = h_stream ? h_e_m1 : '0;
+  assign run_stride = h_stream ? h_stride : StrideW'(1);
+
   logic            rq_valid, rq_pop;
   logic [RunW-1:0] rq;
   logic [$clog2(ReadQ+1)-1:0] rq_usage;
@@ -301,27 +314,48 @@ module tpu_agent_port (
     .rst_ni,
     .valid_i(rq_push),
     .ready_o(rq_ready),
-    .data_i ({h_addr[AddrW-1:AlignW], h_words_m1}),
+    .data_i ({h_addr[AddrW-1:AlignW], h_words_m1, run_e_m1, run_stride}),
     .valid_o(rq_valid),
     .ready_i(rq_pop),
     .data_o (rq),
     .usage_o(rq_usage)
   );
 
+  // A run: its first word, its words - 1, and its entries: E - 1 words and S
+  // words from one's start to the next's (a plain read: entries of one word,
+  // consecutive).
+  logic [WAddrW-1:0]  rq_addr;
+  logic [NumW-1:0]    rq_words_m1;
+  logic [EIdxW-1:0]   rq_e_m1;
+  logic [StrideW-1:0] rq_stride;
+  assign {rq_addr, rq_words_m1, rq_e_m1, rq_stride} = rq;
+
   logic [NumW-1:0]    rk_q;                                         // the next word of the head run
+  logic [EIdxW-1:0]   ek_q;                                         // its place in its entry
+  logic [WAddrW-1:0]  off_q;                                        // its offset from the run's first word
   logic [CreditW-1:0] credit_q;                                     // words issued and not yet answered on
-  logic               rsp_pop;
+  logic               rsp_pop, entry_end;
   assign rd_valid_o = rq_valid && (32'(credit_q) < RspDepth);
-  assign rd_addr_o  = {rq[RunW-1 -: WAddrW] + WAddrW'(rk_q), AlignW'(0)};
-  assign rd_last_o  = rk_q == rq[NumW-1:0];
+  assign rd_addr_o  = {rq_addr + off_q, AlignW'(0)};
+  assign rd_last_o  = rk_q == rq_words_m1;
   assign rq_pop     = rd_take_i && rd_last_o;
+  assign entry_end  = ek_q == rq_e_m1;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       rk_q     <= '0;
+      ek_q     <= '0;
+      off_q    <= '0;
       credit_q <= '0;
     end else begin
-      if (rd_take_i) rk_q <= rd_last_o ? '0 : rk_q + NumW'(1);
+      if (rd_take_i) begin
+        rk_q  <= rd_last_o ? '0 : rk_q + NumW'(1);
+        ek_q  <= (rd_last_o || entry_end) ? '0 : ek_q + EIdxW'(1);
+        // the next entry's first word: S - (E - 1) on from the entry's last
+        off_q <= rd_last_o ? '0
+               : entry_end ? off_q + WAddrW'(rq_stride) - WAddrW'(rq_e_m1)
+                           : off_q + WAddrW'(1);
+      end
       credit_q <= credit_q + CreditW'(rd_take_i) - CreditW'(rsp_pop);
     end
   end
@@ -371,9 +405,10 @@ module tpu_agent_port (
   logic [LenW-1:0]   j_len;
   logic [CountW-1:0] j_count_m1;
   logic [EIdxW-1:0]  j_e_m1;
+  logic [FirstW-1:0] j_first;
   logic [NPeerW-1:0] j_n_peer;
   logic [PeerW-1:0]  j_peers;
-  assign {j_kind, j_hdr, j_rule, j_len, j_count_m1, j_e_m1, j_n_peer, j_peers} = job;
+  assign {j_kind, j_hdr, j_rule, j_len, j_count_m1, j_e_m1, j_first, j_n_peer, j_peers} = job;
 
   tpu_agent_answer u_answer (
     .clk_i,
@@ -387,6 +422,7 @@ module tpu_agent_port (
     .job_len_i     (j_len),
     .job_count_m1_i(j_count_m1),
     .job_e_m1_i    (j_e_m1),
+    .job_first_i   (j_first),
     .job_n_peer_i  (j_n_peer),
     .job_peers_i   (j_peers),
     .rsp_valid_i   (rsp_valid),

@@ -69,6 +69,8 @@ struct AgentRequest {
   std::uint64_t count;
   std::uint64_t entry_words;
   std::vector<noc::Coord> peers;  ///< n_peer = peers.size()
+  std::uint64_t entry_stride = 0;  ///< tpugen's: 0 is consecutive entries
+  std::uint64_t first_word = 0;
 };
 
 /// The request as it arrives at the agent's node `agent`.
@@ -80,6 +82,8 @@ inline noc::Flit request_flit(const noc::Codec& c, noc::Coord agent, const Agent
   c.set(f, "mem_req.flags.STREAM", r.stream ? 1 : 0);
   c.set(f, "mem_req.count", r.count);
   c.set(f, "mem_req.entry_words", r.entry_words);
+  c.set(f, "mem_req.entry_stride", r.entry_stride);
+  c.set(f, "mem_req.first_word", r.first_word);
   c.set(f, "mem_req.n_peer", r.peers.size());
   for (std::size_t k = 0; k < r.peers.size(); ++k) {
     c.set(f, fmt::format("mem_req.peer[{}].x", k), static_cast<std::uint64_t>(r.peers[k].x));

@@ -132,7 +132,7 @@ TEST_CASE("agent gen: each of the agent's injected defects changes its file once
     CHECK(text.find("INJECTED DEFECT") != std::string::npos);
     CHECK(text.find(std::string(bug.name)) != std::string::npos);
   }
-  CHECK(seen == 2);
+  CHECK(seen == 3);
   // A system-node defect of the mover's files is not the agent's.
   const std::filesystem::path out = std::filesystem::path(TPUGEN_BINARY_DIR) / "test_agent_gen_mover_bug";
   CHECK(test::rule_of([&] { (void)hdl::generate_agent(context(spec, {}, "mover_philox_rounds"), out.string()); }) ==

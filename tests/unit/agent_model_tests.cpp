@@ -151,6 +151,36 @@ TEST_CASE("agent: a stream sends E words an entry, txn + i, the word index in rs
   }
 }
 
+TEST_CASE("agent: a strided stream reads entry i at addr + 32 S i and numbers its words from first_word", "[agent]") {
+  Fixture fx;
+  // A column of words: word 1 of three 2-word rows (E 1, S 2, first_word 1).
+  test::AgentRequest column{kRdReq, kReq, 40, kBase + 0x220, 0, true, 3, 1};
+  column.entry_stride = 2;
+  column.first_word = 1;
+  const std::vector<Flit> got = fx.agent.accept(request(column));
+  REQUIRE(got.size() == 3);
+  CHECK(got[0] == rd_resp(kReq, 40, true, 1, word_at(fx.mem, kBase + 0x220)));
+  CHECK(got[1] == rd_resp(kReq, 41, true, 1, word_at(fx.mem, kBase + 0x260)));
+  CHECK(got[2] == rd_resp(kReq, 42, true, 1, word_at(fx.mem, kBase + 0x2a0)));
+  // Overlapping entries (E 2, S 1) read their shared word for each; the
+  // word index wraps past 3.
+  test::AgentRequest overlap{kRdReq, kReq, 50, kBase + 0x400, 0, true, 2, 2, {{1, 1}}};
+  overlap.entry_stride = 1;
+  overlap.first_word = 3;
+  const std::vector<Flit> o = fx.agent.accept(request(overlap));
+  REQUIRE(o.size() == 8);
+  CHECK(o[0] == rd_resp(kReq, 50, false, 3, word_at(fx.mem, kBase + 0x400)));
+  CHECK(o[1] == rd_resp(kReq, 50, true, 0, word_at(fx.mem, kBase + 0x420)));
+  CHECK(o[2] == rd_resp({1, 1}, 50, false, 3, word_at(fx.mem, kBase + 0x400)));
+  CHECK(o[4] == rd_resp(kReq, 51, false, 3, word_at(fx.mem, kBase + 0x420)));
+  CHECK(o[5] == rd_resp(kReq, 51, true, 0, word_at(fx.mem, kBase + 0x440)));
+  CHECK(fx.agent.counters().words_read == 3 + 4);
+  // S = E is the stream of seed 003, as S = 0 is.
+  test::AgentRequest same{kRdReq, kReq, 60, kBase + 0x600, 0, true, 4, 2};
+  same.entry_stride = 2;
+  check_flits(fx.agent.accept(request(same)), stream_flits(fx.mem, request(same), kBase + 0x600, 60, 4, 2, {}));
+}
+
 TEST_CASE("agent: a multicast stream sends each entry to the requester, then each peer, reading it once", "[agent]") {
   const std::vector<Coord> all_peers{{0, 0}, {3, 2}, {1, 3}};
   for (std::size_t n = 1; n <= 3; ++n) {
@@ -337,6 +367,13 @@ TEST_CASE("agent: bad input is answered by the first rule it breaks, one ERROR f
     CHECK(fx.agent.accept(stream).size() == 4);                                // served: DECERR, but served
     const Flit beyond = request({kRdReq, kReq, 12, top - 64, 0, true, 5, 1});  // 5 words: the fifth in mesh 1
     check_flits(fx.agent.accept(beyond), {error_to(kReq, beyond, kAddressNotServed)});
+    // Two one-word entries 3 words apart end in mesh 0's last word; 4 apart, in mesh 1.
+    test::AgentRequest strided{kRdReq, kReq, 13, top - 64, 0, true, 2, 1};
+    strided.entry_stride = 3;
+    CHECK(fx.agent.accept(request(strided)).size() == 2);
+    strided.entry_stride = 4;
+    const Flit past = request(strided);
+    check_flits(fx.agent.accept(past), {error_to(kReq, past, kAddressNotServed)});
     CHECK(fx.agent.stray_data_flits() == 0);
   }
   SECTION("TYPE_NOT_SERVED: a CU_INST, a response, a reserved type") {

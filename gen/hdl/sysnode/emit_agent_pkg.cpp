@@ -121,6 +121,8 @@ package tpu_agent_pkg;
   lp.add("MEM_REQ_ENTRY_WORDS_ZERO_MEANS", static_cast<std::int64_t>(*ew.zero_means), "entry_words 0 means this");
   lp.add("MEM_REQ_ENTRY_WORDS_ABOVE_MAX", static_cast<std::int64_t>(*ew.above_max), "above this ...");
   lp.add("MEM_REQ_ENTRY_WORDS_ABOVE_MEANS", static_cast<std::int64_t>(ew.above_means), "... means this");
+  field(lp, codec, "MEM_REQ_ENTRY_STRIDE", "mem_req.entry_stride", "words from an entry's start to the next's (0: E)");
+  field(lp, codec, "MEM_REQ_FIRST_WORD", "mem_req.first_word", "the word index (rsvd) of an entry's first word");
   const std::uint64_t e_max = std::max({*ew.zero_means, *ew.above_max, ew.above_means});
   if (e_max < 1 || e_max > 8 || *count.zero_means < 1)
     agent_error("the agent's entries are 1 .. 8 words and a stream at least one entry", ew.loc);

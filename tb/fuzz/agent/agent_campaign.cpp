@@ -51,6 +51,8 @@ struct Fields {
         count(c.field("mem_req.count")),
         n_peer(c.field("mem_req.n_peer")),
         entry_words(c.field("mem_req.entry_words")),
+        entry_stride(c.field("mem_req.entry_stride")),
+        first_word(c.field("mem_req.first_word")),
         word(c.field("data.word")),
         t_rd_req(c.type_code("MEM_RD_REQ")),
         t_wr_req(c.type_code("MEM_WR_REQ")),
@@ -65,7 +67,7 @@ struct Fields {
       }
     }
   }
-  noc::FieldRef addr, len, stream, count, n_peer, entry_words, word;
+  noc::FieldRef addr, len, stream, count, n_peer, entry_words, entry_stride, first_word, word;
   std::vector<std::pair<noc::FieldRef, noc::FieldRef>> peers;
   std::uint32_t t_rd_req, t_wr_req, t_wr_data, t_error;
 };
@@ -251,10 +253,21 @@ class PortGen {
     }
     const auto count = static_cast<std::uint64_t>(rng_.edgy(0, 6));
     const std::uint64_t e = (ew == 0 || ew > 4) ? 4 : ew, n = count == 0 ? 1 : count;
-    const std::uint64_t a = at ? *at : read_run(e * n);
+    // tpugen's entry_stride: 0 (consecutive entries) half the time, else
+    // overlapping, consecutive, gapped or, rarely, the widest.
+    std::uint64_t stride = 0;
+    if (rng_.chance(1, 2))
+      stride = rng_.chance(1, 16) ? (std::uint64_t{1} << f_.entry_stride.width) - 1
+                                  : static_cast<std::uint64_t>(rng_.uniform(1, static_cast<std::int64_t>(2 * e + 3)));
+    const std::uint64_t span = (stride == 0 ? e : stride) * (n - 1) + e;  // words from the first to past the last
+    const std::uint64_t a = at ? *at : read_run(span);
     noc::Flit x = read_req(src, a, static_cast<std::uint64_t>(rng_.uniform(0, 255)), true);
     f_.count.set(x, count);
     f_.entry_words.set(x, ew);
+    f_.entry_stride.set(x, stride);
+    f_.first_word.set(x, rng_.chance(1, 3) ? static_cast<std::uint64_t>(rng_.uniform(
+                                                 1, static_cast<std::int64_t>((1 << f_.first_word.width) - 1)))
+                                           : 0);
     const auto np = static_cast<std::uint64_t>(rng_.uniform(0, static_cast<std::int64_t>(f_.peers.size())));
     f_.n_peer.set(x, std::min<std::uint64_t>(np, (std::uint64_t{1} << f_.n_peer.width) - 1));
     for (const auto& [px, py] : f_.peers) {  // every peer field set, used or not
@@ -471,6 +484,7 @@ AgentCoverage::AgentCoverage(const SystemNodeSpec& spec, const AgentCaseShape& s
                         "input/error_dropped", "conditions/latency", "conditions/stall", "conditions/backpressure"})
     bins.emplace_back(b);
   for (int e = 1; e <= 4; ++e) bins.push_back(fmt::format("stream/e_{}", e));
+  for (const char* b : {"stream/stride_overlap", "stream/stride_gap", "stream/first_word"}) bins.emplace_back(b);
   for (int n = 0; n <= 3; ++n) bins.push_back(fmt::format("stream/peers_{}", n));
   for (int p = 0; p < shape.ports; ++p) bins.push_back(fmt::format("ports/port_{}", p));
   for (const auto& b : bins) declare(b);
@@ -503,7 +517,11 @@ void AgentCoverage::add(const noc::Codec& codec, const AgentCase& c, const Agent
         seen.insert(fmt::format("stream/e_{}", e));
         seen.insert(fmt::format("stream/peers_{}", f.n_peer.get(af.flit)));
         if (n > 1) seen.insert("stream/count_gt_1");
-        words = e * n;
+        const std::uint64_t stride = f.entry_stride.get(af.flit);
+        if (n > 1 && stride != 0 && stride < e) seen.insert("stream/stride_overlap");
+        if (n > 1 && stride > e) seen.insert("stream/stride_gap");
+        if (f.first_word.get(af.flit) != 0) seen.insert("stream/first_word");
+        words = (stride == 0 ? e : stride) * (n - 1) + e;
       } else {
         seen.insert("read/plain");
         if (len >= 32) seen.insert("read/long");

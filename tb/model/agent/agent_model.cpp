@@ -59,6 +59,8 @@ AgentModel::AgentModel(const SystemNodeSpec& spec, const noc::Codec& codec, noc:
   stream_ = codec.field("mem_req.flags.STREAM");
   count_ = codec.field("mem_req.count");
   entry_words_ = codec.field("mem_req.entry_words");
+  entry_stride_ = codec.field("mem_req.entry_stride");
+  first_word_ = codec.field("mem_req.first_word");
   n_peer_ = codec.field("mem_req.n_peer");
   word_ = codec.field("data.word");
   if (word_.width != mover::kWordBits)
@@ -124,12 +126,16 @@ const AgentModel::Rule* AgentModel::refusal(const noc::Flit& in, const noc::Head
     } else if (!request) {
       continue;
     } else if (r == &address_not_served_) {
-      // Every word address the request names: a stream's count x E, else len + 1.
-      std::uint64_t words = len_.get(in) + 1;
-      if (!is_write && stream_.get(in) != 0)
-        words = count_field_->effective(count_.get(in)) * entry_words_field_->effective(entry_words_.get(in));
-      for (std::uint64_t k = 0; k < words; ++k)
-        if (!served(addr + word_bytes_ * k)) return r;
+      // Every word address the request names: a stream's count entries of E, else len + 1.
+      if (!is_write && stream_.get(in) != 0) {
+        const StreamShape s = stream_shape(in);
+        for (std::uint64_t i = 0; i < s.count; ++i)
+          for (std::uint64_t j = 0; j < s.e; ++j)
+            if (!served(addr + word_bytes_ * (s.stride * i + j))) return r;
+      } else {
+        for (std::uint64_t k = 0; k <= len_.get(in); ++k)
+          if (!served(addr + word_bytes_ * k)) return r;
+      }
     } else if (r == &misaligned_) {
       if (addr % word_bytes_ != 0) return r;
     } else if (r == &write_too_long_) {
@@ -223,8 +229,9 @@ void AgentModel::read(const noc::Flit& in, const noc::Header& h, std::vector<noc
     }
     return;
   }
-  const std::uint64_t e = entry_words_field_->effective(entry_words_.get(in));
-  const std::uint64_t count = count_field_->effective(count_.get(in));
+  const StreamShape shape = stream_shape(in);
+  const std::uint64_t e = shape.e, count = shape.count, first = first_word_.get(in);
+  const std::uint64_t word_index_mask = (std::uint64_t{1} << first_word_.width) - 1;
   std::vector<noc::Coord> dests{requester};
   const std::uint64_t n_peer = n_peer_.get(in);
   for (std::uint64_t k = 0; k < n_peer && k < peers_.size(); ++k)
@@ -234,7 +241,7 @@ void AgentModel::read(const noc::Flit& in, const noc::Header& h, std::vector<noc
   for (std::uint64_t i = 0; i < count; ++i) {
     for (std::uint64_t j = 0; j < e; ++j) {
       ++counters_.words_read;
-      okay[j] = mem_->read(addr + word_bytes_ * (e * i + j), words[j]) == mover::Resp::Okay;
+      okay[j] = mem_->read(addr + word_bytes_ * (shape.stride * i + j), words[j]) == mover::Resp::Okay;
       if (!okay[j]) ++counters_.axi_errors;
     }
     const auto txn = static_cast<std::uint32_t>((h.txn + i) % txn_modulus_);
@@ -243,10 +250,19 @@ void AgentModel::read(const noc::Flit& in, const noc::Header& h, std::vector<noc
         if (!okay[j]) {
           send_error(in, axi_response_, d, out);
         } else {
-          out.push_back(data_flit(t_rd_resp_, d, txn, j + 1 == e ? 1U : 0U, static_cast<std::uint32_t>(j), &words[j]));
+          out.push_back(data_flit(t_rd_resp_, d, txn, j + 1 == e ? 1U : 0U,
+                                  static_cast<std::uint32_t>((first + j) & word_index_mask), &words[j]));
         }
       }
   }
+}
+
+AgentModel::StreamShape AgentModel::stream_shape(const noc::Flit& in) const {
+  StreamShape s;
+  s.count = count_field_->effective(count_.get(in));
+  s.e = entry_words_field_->effective(entry_words_.get(in));
+  s.stride = entry_stride_.get(in) == 0 ? s.e : entry_stride_.get(in);  // 0: consecutive (noc.yaml)
+  return s;
 }
 
 void AgentModel::write_request(const noc::Flit& in, const noc::Header& h, std::vector<noc::Flit>& /*out*/) {

@@ -43,9 +43,10 @@
 ///     are ignored, and the 4 KB rule is the requester's (the model reads
 ///     across it: the RTL's AXI adapter splits the burst).
 ///   - a stream read (STREAM 1): E = entry_words' effective value (0 or > 4
-///     mean 4), count's (0 means 1) entries, entry i at addr + 32 E i; the flit
-///     of entry i word j carries txn (txn + i) mod 2^8, rsvd = j (rsvd[1:0] the
-///     word index), `last` when j = E-1. Destination 0 is the requester, then
+///     mean 4), count's (0 means 1) entries, entry i at addr + 32 S i, where S
+///     is entry_stride (0 means E: consecutive entries); the flit of entry i
+///     word j carries txn (txn + i) mod 2^8, rsvd = (first_word + j) mod 4
+///     (rsvd[1:0] the word index), `last` when j = E-1. Destination 0 is the requester, then
 ///     peer[0] .. peer[n_peer-1] (duplicates are not merged); each entry is
 ///     read once, its E words go to destination 0, then to each peer, then the
 ///     next entry. `len` is not used.
@@ -186,10 +187,15 @@ class AgentModel {
       axi_response_;
   std::vector<const Rule*> request_rules_;  ///< the request rules in the spec's order
   std::vector<Served> serves_;
-  noc::FieldRef addr_, len_, stream_, count_, entry_words_, n_peer_, word_;
+  noc::FieldRef addr_, len_, stream_, count_, entry_words_, entry_stride_, first_word_, n_peer_, word_;
   std::vector<std::pair<noc::FieldRef, noc::FieldRef>> peers_;  ///< {x, y} of peer[k]
   const NocField* count_field_ = nullptr;
   const NocField* entry_words_field_ = nullptr;
+  /// A stream's geometry: entries, words an entry, words from one entry's start to the next's.
+  struct StreamShape {
+    std::uint64_t count = 1, e = 1, stride = 1;
+  };
+  [[nodiscard]] StreamShape stream_shape(const noc::Flit& in) const;
   std::uint64_t write_max_len_ = 7;
   std::map<noc::Coord, Slot> slots_;
   AgentCounters counters_;
