@@ -206,6 +206,13 @@ TEST_CASE("cu model: a GEMM over 2 x 2 blocks has each operand read once, by fou
   CHECK(a_reads == 2);  // one for each block row of A
   CHECK(b_reads == 2);  // one for each block column of B
   CHECK(reads == std::vector<int>{1, 1, 1, 1});
+  // Between choices as even, A's readers are the units dispatched first:
+  // units 0 and 1 share A's first block row, 2 and 3 its second, so 1 and 2
+  // (not 0 and 3, whose RUN starts last).
+  std::vector<int> a_readers;
+  for (const auto& b : plan.blocks)
+    if (!b.a_recv) a_readers.push_back(b.core);
+  CHECK(a_readers == std::vector<int>{1, 2});
 }
 
 TEST_CASE("cu model: a RUN waiting for a peer's rows that never come faults ROWS_MISSING, no hang", "[cu][model]") {

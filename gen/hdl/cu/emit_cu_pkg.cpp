@@ -121,6 +121,13 @@ package tpu_cu_pkg;
       }
     }
   }
+  // RUN's row strides go into a stream's entry_stride as they are.
+  const int entry_stride_w = ctx.noc().require_payload("mem_req").field("entry_stride")->width();
+  for (const char* f : {"a_stride", "b_stride"})
+    if (u.require_opcode("RUN").require_field(f).width() > entry_stride_w)
+      throw Error("gen.cu", fmt::format("RUN's {} has {} bits, more than noc.yaml's mem_req.entry_stride ({}), which "
+                                        "the unit's operand streams carry it in",
+                                        f, u.require_opcode("RUN").require_field(f).width(), entry_stride_w));
   for (const auto& [name, v] : c.values) lp.add("TINYTPU_" + name, v, "derived at this MAXDIM");
   for (const auto& [name, r] : c.tags) {
     lp.add(fmt::format("TINYTPU_TAG_{}", upper(name)), r.first, "first txn of the range");

@@ -115,13 +115,14 @@ noc::Flit TinyTpuUnitModel::request(std::uint32_t type, std::uint32_t txn, std::
   return f;
 }
 
-void TinyTpuUnitModel::read_stream(std::uint64_t addr, int count, int entry_words, std::uint32_t txn,
-                                   const noc::Flit& inst, const UnitField* npeer, const UnitField* peer,
-                                   std::vector<noc::Flit>& out) {
+void TinyTpuUnitModel::read_stream(std::uint64_t addr, StreamGeometry g, std::uint32_t txn, const noc::Flit& inst,
+                                   const UnitField* npeer, const UnitField* peer, std::vector<noc::Flit>& out) {
   noc::Flit f = request(t_rd_req_, txn, addr);
   codec_->set(f, "mem_req.flags.STREAM", 1);
-  codec_->set(f, "mem_req.count", static_cast<std::uint64_t>(count));
-  codec_->set(f, "mem_req.entry_words", static_cast<std::uint64_t>(entry_words));
+  codec_->set(f, "mem_req.count", static_cast<std::uint64_t>(g.count));
+  codec_->set(f, "mem_req.entry_words", static_cast<std::uint64_t>(g.entry_words));
+  codec_->set(f, "mem_req.entry_stride", static_cast<std::uint64_t>(g.stride));
+  codec_->set(f, "mem_req.first_word", static_cast<std::uint64_t>(g.first_word));
   if (npeer != nullptr && peer != nullptr) {
     const std::uint64_t n = field(inst, *npeer);
     codec_->set(f, "mem_req.n_peer", n);
@@ -133,7 +134,7 @@ void TinyTpuUnitModel::read_stream(std::uint64_t addr, int count, int entry_word
         codec_->set(f, fmt::format("mem_req.peer[{}].{}", i, sub), inst.bits(lsb, s->width()));
       }
   }
-  pending_[txn] = {static_cast<std::uint32_t>(count), count * entry_words};
+  pending_.push_back({txn, static_cast<std::uint32_t>(g.count), g.count * g.entry_words});
   ++counters_.requests;
   out.push_back(f);
 }
@@ -185,7 +186,7 @@ void TinyTpuUnitModel::issue_load(std::vector<noc::Flit>& out) {
   const int round = std::min<int>(static_cast<int>(own.count), count_max);
   load_base_ = load_next_;
   const int end = std::min(mesh_words, load_next_ + round);
-  read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, end - load_next_, 1,
+  read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, {end - load_next_, 1, 0, 0},
               static_cast<std::uint32_t>(own.first), *inst_, nullptr, nullptr, out);
   load_next_ = end;
 }
@@ -219,8 +220,7 @@ void TinyTpuUnitModel::start_run(const noc::Flit& inst) {
       b->twice.reset();
       return fail("ROW_TWICE", tag);
     }
-  issued_ = false;
-  rest_issued_ = false;
+  next_phase_ = 0;
   run_used_ = true;
   merge_tag_.clear();
   c_words_.clear();
@@ -243,22 +243,41 @@ bool TinyTpuUnitModel::first_opcode_undefined() const {
   return !p.instrs.empty() && isa_->opcode_of(p.instrs.front()) == nullptr;
 }
 
-void TinyTpuUnitModel::issue_operand(char which, int first, int end, std::vector<noc::Flit>& out) {
-  const int i = which == 'A' ? 0 : 1;
-  const UnitOpcode& op = unit_->require_opcode("RUN");
+// RUN's reads (the RTL's phases): 0 word 0 of B's first T rows, 1 word 0
+// of A's rows, 2 word 0 of the rest of B's, 3 the other words of A's rows,
+// 4 the other words of B's rows; each one strided stream, a row an entry.
+namespace {
+constexpr int kPhases = 5;
+constexpr bool phase_is_b(int p) { return p == 0 || p == 2 || p == 4; }
+}  // namespace
+
+bool TinyTpuUnitModel::phase_read(int p) const {
+  const int i = phase_is_b(p) ? 1 : 0;
+  const int head = std::min(k_dim_, t_);
+  const int first = p == 2 ? head : 0, end = p == 0 ? head : (i == 1 ? k_dim_ : m_);
   const int words = ceil_div(i == 0 ? k_dim_ : n_, kWordBytes);
+  return !recv_[i] && first < end && (p < 3 ? words >= 1 : words >= 2);
+}
+
+void TinyTpuUnitModel::issue_phase(int p, std::vector<noc::Flit>& out) {
+  if (!phase_read(p)) return;
+  const int i = phase_is_b(p) ? 1 : 0;
+  const UnitOpcode& op = unit_->require_opcode("RUN");
+  const int head = std::min(k_dim_, t_);
+  const int first = p == 2 ? head : 0, end = p == 0 ? head : (i == 1 ? k_dim_ : m_);
+  const int words = ceil_div(i == 0 ? k_dim_ : n_, kWordBytes);
+  const int w0 = p < 3 ? 0 : 1;
   const auto tag = k_.tag(i == 0 ? "A" : "B");
-  const UnitField* npeer = &op.require_field(i == 0 ? "a_npeer" : "b_npeer");
-  const UnitField* peer = &op.require_field(i == 0 ? "a_peer" : "b_peer");
-  if (end <= first || words == 0) return;
-  if (stride_[i] == words) {
-    read_stream(addr_[i] + static_cast<std::uint64_t>(first) * stride_[i] * kWordBytes, end - first, words,
-                static_cast<std::uint32_t>(tag.first + first), *inst_, npeer, peer, out);
-  } else {
-    for (int r = first; r < end; ++r)
-      read_stream(addr_[i] + static_cast<std::uint64_t>(r) * stride_[i] * kWordBytes, 1, words,
-                  static_cast<std::uint32_t>(tag.first + r), *inst_, npeer, peer, out);
-  }
+  read_stream(addr_[i] + (static_cast<std::uint64_t>(first) * stride_[i] + static_cast<std::uint64_t>(w0)) * kWordBytes,
+              {end - first, p < 3 ? 1 : words - 1, stride_[i], w0}, static_cast<std::uint32_t>(tag.first + first),
+              *inst_, &op.require_field(i == 0 ? "a_npeer" : "b_npeer"),
+              &op.require_field(i == 0 ? "a_peer" : "b_peer"), out);
+}
+
+bool TinyTpuUnitModel::col0_a_in() const {
+  for (int r = 0; r < m_; ++r)
+    if (!a_.arrived[static_cast<std::size_t>(r * row_words_)]) return false;
+  return true;
 }
 
 bool TinyTpuUnitModel::rows_in() const {
@@ -320,7 +339,7 @@ void TinyTpuUnitModel::issue_merges(std::vector<noc::Flit>& out) {
     while (merge_tag_.count(txn)) ++txn;
     if (txn >= own.first + own.count) break;
     merge_tag_[txn] = word;
-    pending_[txn] = {1, 1};
+    pending_.push_back({txn, 1, 1});
     ++counters_.requests;
     out.push_back(request(t_rd_req_, txn, word));
   }
@@ -362,16 +381,23 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
     memory_fault_ = static_cast<std::uint32_t>(
         memory.require_detail("txn").with(memory.require_detail("rule").with(0, rule), h.txn));
     // An AXI_RESPONSE takes one beat's place; another rule refuses the whole request.
-    const std::uint32_t offending_type = static_cast<std::uint32_t>(
-        (codec_->get(f, "error.header") >> (codec_->field("type").lsb - codec_->spec().payload_bits)) &
-        ((1u << codec_->field("type").width) - 1));
+    const auto offending = [&](const char* name) {  // a field of the offending header
+      const noc::FieldRef field = codec_->field(name);
+      return static_cast<std::uint32_t>((codec_->get(f, "error.header") >> (field.lsb - codec_->spec().payload_bits)) &
+                                        ((1u << field.width) - 1));
+    };
+    const std::uint32_t offending_type = offending("type");
     if (offending_type == t_wr_req_) {
       if (acks_left_ > 0) --acks_left_;  // the write's one answer
       return;
     }
-    auto it = pending_.find(h.txn);
+    // A request of the unit's own (a peer's multicast brings copies of the
+    // peer's): the oldest in flight with the txn.
+    const noc::Coord offending_src{static_cast<int>(offending("src_x")), static_cast<int>(offending("src_y"))};
+    if (!(offending_src == at_)) return;
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Pending& p) { return p.txn == h.txn; });
     if (it != pending_.end()) {
-      if (rule == axi_rule_ && --it->second.words > 0) return;  // one beat's place
+      if (rule == axi_rule_ && --it->words > 0) return;  // one beat's place
       pending_.erase(it);  // the whole request refused
     }
     return;
@@ -384,8 +410,9 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
   ++counters_.words_read;
   const mover::MoverWord word = word_of(f);
   // Which request it answers: the one whose tags cover its txn.
-  auto owner = pending_.upper_bound(h.txn);
-  const bool mine = owner != pending_.begin() && (--owner, h.txn < owner->first + owner->second.count);
+  auto owner = std::find_if(pending_.begin(), pending_.end(),
+                            [&](const Pending& p) { return h.txn >= p.txn && h.txn < p.txn + p.count; });
+  const bool mine = owner != pending_.end();
   const auto a = k_.tag("A"), b = k_.tag("B"), own = k_.tag("own");
   if (h.txn >= a.first && h.txn < b.first + b.count) {
     Buffer& buf = h.txn < b.first ? a_ : b_;
@@ -411,7 +438,7 @@ void TinyTpuUnitModel::receive(const noc::Flit& f) {
     ++counters_.merges;
     merge_tag_.erase(m);
   }
-  if (mine && --owner->second.words == 0) pending_.erase(owner);
+  if (mine && --owner->words == 0) pending_.erase(owner);
 }
 
 void TinyTpuUnitModel::data_write(std::uint32_t buf, std::uint32_t granule, const noc::Flit& data) {
@@ -460,16 +487,12 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
       case Phase::Rows:
         // In the order the unit's GEMM program (interleave_loads in
         // gen/isa/programs.cpp) reads them: B's first T rows, A's, the rest of B's.
-        // Where a peer brings A, the rest of B's waits until A is in (A is
-        // what the core needs first, and its reader is another unit).
-        if (!issued_) {
-          issued_ = true;
-          if (!recv_[1]) issue_operand('B', 0, std::min(k_dim_, t_), out);
-          if (!recv_[0]) issue_operand('A', 0, m_, out);
-        }
-        if (!rest_issued_ && (!recv_[0] || a_in())) {
-          rest_issued_ = true;
-          if (!recv_[1]) issue_operand('B', std::min(k_dim_, t_), k_dim_, out);
+        // Where a peer brings A, the rest of B's first words wait for A's
+        // first words, B's other words for all of A (A is what the core
+        // needs first, and its reader is another unit).
+        while (next_phase_ < kPhases) {
+          if (recv_[0] && ((next_phase_ == 2 && !col0_a_in()) || (next_phase_ == 4 && !a_in()))) break;
+          issue_phase(next_phase_++, out);
         }
         if (!pending_.empty()) return std::nullopt;
         if (!rows_in()) return std::nullopt;  // a peer's multicast is still to come
