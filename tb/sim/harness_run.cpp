@@ -37,9 +37,9 @@ Harness run_file_harness(std::string_view main, std::string_view wire, bool wave
        {main, wire, std::string_view("sim/harness/harness_main.h"), std::string_view("sim/harness/run_file.h"),
         std::string_view("sim/harness/run_bench.h"), std::string_view("sim/harness/clocked_dut.h"),
         std::string_view("sim/harness/verilated_top.h"), std::string_view("sim/harness/ports.h"),
-        std::string_view("sim/harness/memory_models.h"), std::string_view("sim/axi/axi_types.h"),
-        std::string_view("sim/axi/axi_memory.h"), std::string_view("sim/axi/axi_checker.h"),
-        std::string_view("sim/axi/axi_master_port.h")})
+        std::string_view("sim/harness/memory_models.h"), std::string_view("sim/harness/numbers.h"),
+        std::string_view("sim/axi/axi_types.h"), std::string_view("sim/axi/axi_memory.h"),
+        std::string_view("sim/axi/axi_checker.h"), std::string_view("sim/axi/axi_master_port.h")})
     h.files.push_back({tb / fs::path(f), fs::path(f)});
   for (const std::string_view f : more) h.files.push_back({tb / fs::path(f), fs::path(f)});
   return h;

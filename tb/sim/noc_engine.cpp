@@ -127,6 +127,7 @@ Harness noc_harness(bool waveform) {
           {{tb / "sim/noc/noc_main.cpp", "sim/noc/noc_main.cpp"},
            {tb / "sim/noc/noc_wire.h", "sim/noc/noc_wire.h"},
            {tb / "sim/harness/ports.h", "sim/harness/ports.h"},
+           {tb / "sim/harness/numbers.h", "sim/harness/numbers.h"},
            {tb / "model/noc/eject_busy.h", "model/noc/eject_busy.h"},
            {gen / "util/rng.h", "util/rng.h"}},
           waveform ? std::vector<std::string>{"--trace-fst"} : std::vector<std::string>{}};

@@ -259,7 +259,8 @@ std::string sim_config_header(const hdl::RtlContext& ctx) {
 
 std::vector<fs::path> harness_sources() {
   std::vector<fs::path> files = {"sim/harness/sim_main.cpp",    "sim/harness/sim_common.h",    "sim/harness/sim_top.h",
-                                 "sim/harness/verilated_top.h", "sim/harness/memory_models.h", "sim/harness/ports.h"};
+                                 "sim/harness/verilated_top.h", "sim/harness/memory_models.h", "sim/harness/ports.h",
+                                 "sim/harness/numbers.h"};
   for (const auto& h : harnesses()) files.insert(files.end(), h.files.begin(), h.files.end());
   return files;
 }

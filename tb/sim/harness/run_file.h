@@ -19,6 +19,7 @@
 
 #include "sim/harness/harness_main.h"
 #include "sim/harness/memory_models.h"
+#include "sim/harness/numbers.h"
 
 namespace tpusim::sim {
 
@@ -57,10 +58,8 @@ inline RunFileOptions parse_run_file_options(int argc, char** argv) {
 
 /// A non-negative integer, decimal or 0x hex; `where` names it in the error.
 inline std::uint64_t parse_u64(const std::string& where, const std::string& v) {
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || *end != '\0' || v[0] == '-') throw Usage{where + ": '" + v + "' is not a non-negative integer"};
-  return x;
+  if (const auto x = sim::parse_u64(v)) return *x;
+  throw Usage{where + ": '" + v + "' is not a non-negative integer"};
 }
 
 /// A probability in [0, 1); `where` names it in the error.

@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "sim/harness/memory_models.h"
+#include "sim/harness/numbers.h"
 #include "sim/harness/ports.h"
 #include "sim_config.h"
 
@@ -54,10 +56,9 @@ inline std::vector<std::uint64_t> read_hex_image(const std::string& path) {
     while (ss >> tok) {
       const bool addr = tok[0] == '@';
       const std::string digits = addr ? tok.substr(1) : tok;
-      char* end = nullptr;
-      const unsigned long long v = std::strtoull(digits.c_str(), &end, 16);
-      if (digits.empty() || *end != '\0' || digits.size() > 16)
-        throw UsageError{path + ":" + std::to_string(lineno) + ": '" + tok + "' is not a 64-bit hex word"};
+      const auto parsed = digits.size() > 16 ? std::nullopt : tpusim::sim::parse_digits(digits, 16);
+      if (!parsed) throw UsageError{path + ":" + std::to_string(lineno) + ": '" + tok + "' is not a 64-bit hex word"};
+      const std::uint64_t v = *parsed;
       if (addr) {
         at = static_cast<std::size_t>(v);
         continue;

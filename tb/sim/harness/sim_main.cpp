@@ -18,7 +18,6 @@
 #include <verilated_fst_c.h>
 #endif
 
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -33,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "sim/harness/numbers.h"
 #include "sim/harness/sim_common.h"
 #include "sim_config.h"
 // The harness of the top this simulator is built for (sim_config.h names it).
@@ -64,12 +64,8 @@ const char* kUsage =
     "  --json          write a JSON report\n";
 
 std::uint64_t parse_u64(const std::string& flag, const std::string& v) {
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long x = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || *end != '\0' || errno != 0 || v[0] == '-')
-    throw UsageError{flag + " takes a non-negative integer, not '" + v + "'"};
-  return x;
+  if (const auto x = tpusim::sim::parse_u64(v)) return *x;
+  throw UsageError{flag + " takes a non-negative integer, not '" + v + "'"};
 }
 
 Options parse_args(int argc, char** argv) {

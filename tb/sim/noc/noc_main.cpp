@@ -25,6 +25,7 @@
 
 #include "model/noc/eject_busy.h"
 #include "noc_config.h"
+#include "sim/harness/numbers.h"
 #include "sim/harness/ports.h"
 #include "sim/noc/noc_wire.h"
 
@@ -55,10 +56,8 @@ struct Options {
 };
 
 std::uint64_t parse_u64(const std::string& flag, const std::string& v) {
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v.c_str(), &end, 0);
-  if (v.empty() || *end != '\0' || v[0] == '-') throw Usage{flag + " takes a non-negative integer, not '" + v + "'"};
-  return x;
+  if (const auto x = tpusim::sim::parse_u64(v)) return *x;
+  throw Usage{flag + " takes a non-negative integer, not '" + v + "'"};
 }
 
 Options parse_args(int argc, char** argv) {
