@@ -63,7 +63,7 @@ void check_gates(const std::filesystem::path& dir, const std::string& files, std
 
 }  // namespace
 
-// The system's gate below covers the unit at T = 4, MAXDIM = 64; this one, at
+// The system's gate below covers the unit at T = 4, MAXDIM = 64 and 16; this one, at
 // a second parameter set, takes two minutes and is long (left out of CI).
 TEST_CASE("cu rtl: the TinyTPU unit is clean under verilator -Wall, Yosys and Icarus", "[hdl][cu][long]") {
   for (const auto& [name, core] : std::vector<std::pair<std::string, ParamOverrides>>{
@@ -82,15 +82,16 @@ TEST_CASE("cu rtl: the system of units on the mesh is clean under verilator -Wal
     int nx, ny, cores;
     std::vector<noc::Coord> nodes;
     std::string mem_ports;
+    ParamOverrides core;  ///< the core's parameters: a row of A is one mesh word at MAXDIM 16, two at 64
   };
-  for (const Layout& l : std::vector<Layout>{{"k2_3x2", 3, 2, 2, {}, "1"},
-                                             {"k4_3x3_nodes", 3, 3, 4, {{0, 0}, {2, 0}, {0, 2}, {2, 2}}, "2"}}) {
+  for (const Layout& l : std::vector<Layout>{{"k2_3x2_m16", 3, 2, 2, {}, "1", {{"T", 4}, {"MAXDIM", 16}}},
+                                             {"k4_3x3_nodes", 3, 3, 4, {{0, 0}, {2, 0}, {0, 2}, {2, 2}}, "2", {}}}) {
     INFO(l.name);
     const fs::path dir = fs::path(TPUGEN_BINARY_DIR) / "rtl_cu_system" / l.name;
     fs::remove_all(dir);
     const NocSpec& noc = test::shipped_noc_spec();
     const SystemNodeSpec& sn = test::shipped_system_node_spec();
-    const Isa isa = test::isa_at();
+    const Isa isa = test::isa_at(l.core);
     const hdl::RtlContext core(isa, {});
     const hdl::NocContext fabric(noc, resolve_noc_params(noc, {{"NX", std::to_string(l.nx)}, {"NY", std::to_string(l.ny)}}));
     const NocParams agent = resolve_agent_params(sn, {{"MEM_PORTS", l.mem_ports}});
