@@ -243,7 +243,7 @@ bool TinyTpuUnitModel::first_opcode_undefined() const {
   return !p.instrs.empty() && isa_->opcode_of(p.instrs.front()) == nullptr;
 }
 
-// RUN's reads (the RTL's phases): 0 word 0 of B's first T rows, 1 word 0
+// RUN's reads (the RTL's phases, run_phase): 0 word 0 of B's first T rows, 1 word 0
 // of A's rows, 2 word 0 of the rest of B's, 3 the other words of A's rows,
 // 4 the other words of B's rows; each one strided stream, a row an entry.
 namespace {
@@ -251,27 +251,30 @@ constexpr int kPhases = 5;
 constexpr bool phase_is_b(int p) { return p == 0 || p == 2 || p == 4; }
 }  // namespace
 
-bool TinyTpuUnitModel::phase_read(int p) const {
-  const int i = phase_is_b(p) ? 1 : 0;
+TinyTpuUnitModel::RunRead TinyTpuUnitModel::run_read(int p) const {
+  RunRead r;
+  r.operand = phase_is_b(p) ? 1 : 0;
   const int head = std::min(k_dim_, t_);
-  const int first = p == 2 ? head : 0, end = p == 0 ? head : (i == 1 ? k_dim_ : m_);
-  const int words = ceil_div(i == 0 ? k_dim_ : n_, kWordBytes);
-  return !recv_[i] && first < end && (p < 3 ? words >= 1 : words >= 2);
+  r.first = p == 2 ? head : 0;
+  r.end = p == 0 ? head : (r.operand == 1 ? k_dim_ : m_);
+  const int words = ceil_div(r.operand == 0 ? k_dim_ : n_, kWordBytes);  // a row's
+  r.first_word = p < 3 ? 0 : 1;
+  r.entry_words = p < 3 ? std::min(words, 1) : words - 1;
+  if (recv_[r.operand] || r.first >= r.end) r.entry_words = 0;
+  return r;
 }
 
 void TinyTpuUnitModel::issue_phase(int p, std::vector<noc::Flit>& out) {
-  if (!phase_read(p)) return;
-  const int i = phase_is_b(p) ? 1 : 0;
+  const RunRead r = run_read(p);
+  if (r.entry_words <= 0) return;
+  const int i = r.operand;
   const UnitOpcode& op = unit_->require_opcode("RUN");
-  const int head = std::min(k_dim_, t_);
-  const int first = p == 2 ? head : 0, end = p == 0 ? head : (i == 1 ? k_dim_ : m_);
-  const int words = ceil_div(i == 0 ? k_dim_ : n_, kWordBytes);
-  const int w0 = p < 3 ? 0 : 1;
   const auto tag = k_.tag(i == 0 ? "A" : "B");
-  read_stream(addr_[i] + (static_cast<std::uint64_t>(first) * stride_[i] + static_cast<std::uint64_t>(w0)) * kWordBytes,
-              {end - first, p < 3 ? 1 : words - 1, stride_[i], w0}, static_cast<std::uint32_t>(tag.first + first),
-              *inst_, &op.require_field(i == 0 ? "a_npeer" : "b_npeer"),
-              &op.require_field(i == 0 ? "a_peer" : "b_peer"), out);
+  read_stream(addr_[i] + (static_cast<std::uint64_t>(r.first) * stride_[i] + static_cast<std::uint64_t>(r.first_word)) *
+                             kWordBytes,
+              {r.end - r.first, r.entry_words, stride_[i], r.first_word},
+              static_cast<std::uint32_t>(tag.first + r.first), *inst_,
+              &op.require_field(i == 0 ? "a_npeer" : "b_npeer"), &op.require_field(i == 0 ? "a_peer" : "b_peer"), out);
 }
 
 bool TinyTpuUnitModel::col0_a_in() const {
@@ -486,8 +489,8 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
         continue;
       case Phase::Rows:
         // In the order the unit's GEMM program (interleave_loads in
-        // gen/isa/programs.cpp) reads them: B's first T rows, A's, the rest of B's.
-        // Where a peer brings A, the rest of B's first words wait for A's
+        // gen/isa/programs.cpp) reads them, the first word column first (run_read's
+        // phases). Where a peer brings A, the rest of B's first words wait for A's
         // first words, B's other words for all of A (A is what the core
         // needs first, and its reader is another unit).
         while (next_phase_ < kPhases) {

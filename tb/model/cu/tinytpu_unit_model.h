@@ -111,9 +111,14 @@ class TinyTpuUnitModel final : public UnitModel {
   void start_run(const noc::Flit& inst);
   void issue_load(std::vector<noc::Flit>& out);
   /// Operand `which`'s rows [first, end): one stream for packed rows, else one a row.
-  /// RUN's read of phase `p` (0 .. 4: see the .cpp), unless there is nothing to read.
-  void issue_phase(int p, std::vector<noc::Flit>& out);
-  [[nodiscard]] bool phase_read(int p) const;  ///< the unit reads phase p itself
+  /// RUN's read of phase `p` (0 .. 4: see the .cpp): of A (operand 0) or B,
+  /// rows [first, end), entry_words a row from first_word on; entry_words 0:
+  /// nothing to read (a peer brings it, or no such rows or words).
+  struct RunRead {
+    int operand = 0, first = 0, end = 0, entry_words = 0, first_word = 0;
+  };
+  [[nodiscard]] RunRead run_read(int p) const;
+  void issue_phase(int p, std::vector<noc::Flit>& out);  ///< run_read(p)'s stream, unless it reads nothing
   [[nodiscard]] bool col0_a_in() const;        ///< word 0 of A's rows is in
   [[nodiscard]] bool rows_in() const;
   [[nodiscard]] bool a_in() const;  ///< A's m rows are in
