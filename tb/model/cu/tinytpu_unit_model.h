@@ -7,14 +7,12 @@
 ///   LOAD   MEM_RD_REQ streams of one-word entries, tagged from the `own`
 ///          range (one request a round of the tags), into imem from word 0;
 ///   RUN    A's m rows and B's k rows by MEM_RD_REQ streams tagged A + row
-///          and B + row, in the order the unit's GEMM program reads them,
-///          the first word column first: word 0 of B's first T rows, of
-///          A's rows, of the rest of B's, then the other words of A's rows
-///          and of B's (one strided stream each, a row an entry; the peers
-///          of a_peer/b_peer on each), unless a_recv / b_recv says a peer's
-///          multicast brings them. Where a peer brings A, the rest of B's
-///          first words wait for A's first words, and B's other words for
-///          all of A, as the RTL's do. When every row is in, the core (the
+///          and B + row, in the order the unit's GEMM program reads them:
+///          B's first T rows, A's, the rest of B's (one strided stream
+///          each, a row an entry; the peers of a_peer/b_peer on each),
+///          unless a_recv / b_recv says a peer's multicast brings them.
+///          Where a peer brings A, the rest of B's waits until A is in, as
+///          the RTL's does. When every row is in, the core (the
 ///          bit-exact core model) runs the program in imem on A and B with
 ///          zeros outside the block; C's words the core stored bytes of
 ///          inside the block go out as MEM_WR_REQ bursts, a word stored only
@@ -111,7 +109,7 @@ class TinyTpuUnitModel final : public UnitModel {
   void start_run(const noc::Flit& inst);
   void issue_load(std::vector<noc::Flit>& out);
   /// Operand `which`'s rows [first, end): one stream for packed rows, else one a row.
-  /// RUN's read of phase `p` (0 .. 4: see the .cpp): of A (operand 0) or B,
+  /// RUN's read of phase `p` (0 .. 2: see the .cpp): of A (operand 0) or B,
   /// rows [first, end), entry_words a row from first_word on; entry_words 0:
   /// nothing to read (a peer brings it, or no such rows or words).
   struct RunRead {
@@ -119,7 +117,6 @@ class TinyTpuUnitModel final : public UnitModel {
   };
   [[nodiscard]] RunRead run_read(int p) const;
   void issue_phase(int p, std::vector<noc::Flit>& out);  ///< run_read(p)'s stream, unless it reads nothing
-  [[nodiscard]] bool col0_a_in() const;        ///< word 0 of A's rows is in
   [[nodiscard]] bool rows_in() const;
   [[nodiscard]] bool a_in() const;  ///< A's m rows are in
   /// The program in imem begins with an opcode the spec does not define.
