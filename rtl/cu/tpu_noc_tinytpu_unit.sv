@@ -181,19 +181,16 @@ module tpu_noc_tinytpu_unit #(
   endfunction
 
   // A stream read: `count` entries of `words` words from `addr`, `stride`
-  // words apart (0: consecutive), their words numbered from `first` (the
-  // entry's place in its row), to the requester and the peers (the
+  // words apart (0: consecutive), to the requester and the peers (the
   // instruction's {y, x} elements, copied by sub-field into the descriptor's).
   function automatic logic [FW-1:0] stream_req(input logic [AddrW-1:0] addr, input logic [CountW-1:0] count,
                                                input logic [WordsW-1:0] words, input logic [StrideW-1:0] stride,
-                                               input logic [WordsW-1:0] first, input logic [TxnW-1:0] txn,
-                                               input logic [NPeerW-1:0] npeer, input logic [PeersW-1:0] peers);
+                                               input logic [TxnW-1:0] txn, input logic [NPeerW-1:0] npeer,
+                                               input logic [PeersW-1:0] peers);
     logic [FW-1:0] f;
     f = header(tpu_noc_pkg::TYPE_MEM_RD_REQ, txn);
     f[tpu_noc_pkg::MEM_REQ_ENTRY_STRIDE_LSB +: tpu_noc_pkg::MEM_REQ_ENTRY_STRIDE_W] =
         tpu_noc_pkg::MEM_REQ_ENTRY_STRIDE_W'(stride);
-    f[tpu_noc_pkg::MEM_REQ_FIRST_WORD_LSB +: tpu_noc_pkg::MEM_REQ_FIRST_WORD_W] =
-        tpu_noc_pkg::MEM_REQ_FIRST_WORD_W'(first);
     f[tpu_noc_pkg::MEM_REQ_ADDR_LSB +: AddrW] = addr;
     f[tpu_noc_pkg::MEM_REQ_FLAGS_LSB + tpu_noc_pkg::MEM_REQ_FLAGS_STREAM_BIT] = 1'b1;
     f[tpu_noc_pkg::MEM_REQ_COUNT_LSB +: tpu_noc_pkg::MEM_REQ_COUNT_W] = count;
@@ -277,13 +274,18 @@ module tpu_noc_tinytpu_unit #(
     phase_end = (p == 3'd0) ? b_head(k) : (phase_b(p) ? k : m);
   endfunction
 
+  // Its words: rows x the operand's words a row (aw A's, bw B's).
+  function automatic logic [15:0] phase_words(input logic [2:0] p, input logic [DimW-1:0] m, input logic [DimW-1:0] k,
+                                              input logic [WordsW-1:0] aw, input logic [WordsW-1:0] bw);
+    phase_words = 16'((32'(phase_end(p, m, k)) - 32'(phase_first(p, k))) * (phase_b(p) ? 32'(bw) : 32'(aw)));
+  endfunction
+
+  // The first phase from `from` on the unit reads (a row has a word at least: m, k, n >= 1).
   function automatic logic [2:0] run_phase(input logic [2:0] from, input logic ar, input logic br,
-                                           input logic [DimW-1:0] m, input logic [DimW-1:0] k,
-                                           input logic [WordsW-1:0] aw, input logic [WordsW-1:0] bw);
+                                           input logic [DimW-1:0] m, input logic [DimW-1:0] k);
     run_phase = PhNone;
     for (int p = 2; p >= 0; p--)
-      if (p >= 32'(from) && !(phase_b(3'(p)) ? br : ar) && phase_first(3'(p), k) < phase_end(3'(p), m, k) &&
-          (phase_b(3'(p)) ? bw : aw) != '0)
+      if (p >= 32'(from) && !(phase_b(3'(p)) ? br : ar) && phase_first(3'(p), k) < phase_end(3'(p), m, k))
         run_phase = 3'(p);
   endfunction
 
@@ -745,8 +747,7 @@ module tpu_noc_tinytpu_unit #(
   logic [2:0]  ans_op_q;
   logic [15:0] ans_got_q, ans_words;
   logic        own_error, ans_step, ans_refused;
-  assign ans_words   = 16'((32'(phase_end(ans_op_q, m_q, k_q)) - 32'(phase_first(ans_op_q, k_q))) *
-                           (phase_b(ans_op_q) ? 32'(b_words_q) : 32'(a_words_q)));
+  assign ans_words   = phase_words(ans_op_q, m_q, k_q, a_words_q, b_words_q);
   assign own_error   = is_error && err_src == {tpu_noc_pkg::SRC_Y_W'(Y), tpu_noc_pkg::SRC_X_W'(X)};
   assign ans_refused = own_error && err_type != tpu_noc_pkg::TYPE_MEM_WR_REQ &&
                        err_rule != tpu_cu_pkg::AGENT_ERR_AXI_RESPONSE && ans_op_q != PhNone;
@@ -914,7 +915,7 @@ module tpu_noc_tinytpu_unit #(
       if (is_ack && acks_n != 16'd0) acks_n = acks_n - 16'd1;
       if (ans_step) begin
         if (ans_refused || ans_got_q + 16'd1 == ans_words) begin
-          ans_op_q  <= run_phase(ans_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q, a_words_q, b_words_q);
+          ans_op_q  <= run_phase(ans_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q);
           ans_got_q <= '0;
         end else begin
           ans_got_q <= ans_got_q + 16'd1;
@@ -1015,10 +1016,10 @@ module tpu_noc_tinytpu_unit #(
         send_q      <= 1'b1;
         at_word     = 32'(first) * 32'(stride);
         send_flit_q <= stream_req(base + AddrW'(at_word * WB),
-                                  CountW'(32'(rows) - 32'(first)), words, stride, '0, TxnW'(32'(tag) + 32'(first)),
-                                  npeer, peers);
-        exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
-        issue_op_q  <= run_phase(issue_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q, a_words_q, b_words_q);
+                                  CountW'(32'(rows) - 32'(first)), words, stride, TxnW'(32'(tag) + 32'(first)), npeer,
+                                  peers);
+        exp_n       = exp_n + phase_words(issue_op_q, m_q, k_q, a_words_q, b_words_q);
+        issue_op_q  <= run_phase(issue_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q);
       end
 
       unique case (state_q)
@@ -1120,8 +1121,8 @@ module tpu_noc_tinytpu_unit #(
                 b_recv_q    <= br;
                 a_words_q   <= words_of(k);
                 b_words_q   <= words_of(n);
-                issue_op_q  <= run_phase(3'd0, ar, br, m, k, words_of(k), words_of(n));
-                ans_op_q    <= run_phase(3'd0, ar, br, m, k, words_of(k), words_of(n));
+                issue_op_q  <= run_phase(3'd0, ar, br, m, k);
+                ans_op_q    <= run_phase(3'd0, ar, br, m, k);
                 ans_got_q   <= '0;
                 c_touched_q <= '0;
                 c_partial_q <= '0;
@@ -1144,7 +1145,7 @@ module tpu_noc_tinytpu_unit #(
             round = (32'(left) > LoadRound) ? LoadW'(LoadRound) : left;
             send_q       <= 1'b1;
             send_flit_q  <= stream_req(a_addr_q + AddrW'(32'(load_next_q) * WB), CountW'(round), WordsW'(1), '0,
-                                       '0, TxnW'(OwnFirst), '0, '0);
+                                       TxnW'(OwnFirst), '0, '0);
             exp_n        = exp_n + round;
             load_base_q  <= load_next_q;
             load_round_q <= round;

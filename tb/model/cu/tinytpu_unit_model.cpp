@@ -122,7 +122,6 @@ void TinyTpuUnitModel::read_stream(std::uint64_t addr, StreamGeometry g, std::ui
   codec_->set(f, "mem_req.count", static_cast<std::uint64_t>(g.count));
   codec_->set(f, "mem_req.entry_words", static_cast<std::uint64_t>(g.entry_words));
   codec_->set(f, "mem_req.entry_stride", static_cast<std::uint64_t>(g.stride));
-  codec_->set(f, "mem_req.first_word", static_cast<std::uint64_t>(g.first_word));
   if (npeer != nullptr && peer != nullptr) {
     const std::uint64_t n = field(inst, *npeer);
     codec_->set(f, "mem_req.n_peer", n);
@@ -186,7 +185,7 @@ void TinyTpuUnitModel::issue_load(std::vector<noc::Flit>& out) {
   const int round = std::min<int>(static_cast<int>(own.count), count_max);
   load_base_ = load_next_;
   const int end = std::min(mesh_words, load_next_ + round);
-  read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, {end - load_next_, 1, 0, 0},
+  read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, {end - load_next_, 1, 0},
               static_cast<std::uint32_t>(own.first), *inst_, nullptr, nullptr, out);
   load_next_ = end;
 }
@@ -256,9 +255,7 @@ TinyTpuUnitModel::RunRead TinyTpuUnitModel::run_read(int p) const {
   const int head = std::min(k_dim_, t_);
   r.first = p == 2 ? head : 0;
   r.end = p == 0 ? head : (r.operand == 1 ? k_dim_ : m_);
-  const int words = ceil_div(r.operand == 0 ? k_dim_ : n_, kWordBytes);  // a row's
-  r.entry_words = words;
-  if (recv_[r.operand] || r.first >= r.end) r.entry_words = 0;
+  r.entry_words = recv_[r.operand] || r.first >= r.end ? 0 : ceil_div(r.operand == 0 ? k_dim_ : n_, kWordBytes);
   return r;
 }
 
@@ -268,10 +265,8 @@ void TinyTpuUnitModel::issue_phase(int p, std::vector<noc::Flit>& out) {
   const int i = r.operand;
   const UnitOpcode& op = unit_->require_opcode("RUN");
   const auto tag = k_.tag(i == 0 ? "A" : "B");
-  read_stream(addr_[i] + (static_cast<std::uint64_t>(r.first) * stride_[i] + static_cast<std::uint64_t>(r.first_word)) *
-                             kWordBytes,
-              {r.end - r.first, r.entry_words, stride_[i], r.first_word},
-              static_cast<std::uint32_t>(tag.first + r.first), *inst_,
+  read_stream(addr_[i] + static_cast<std::uint64_t>(r.first) * stride_[i] * kWordBytes,
+              {r.end - r.first, r.entry_words, stride_[i]}, static_cast<std::uint32_t>(tag.first + r.first), *inst_,
               &op.require_field(i == 0 ? "a_npeer" : "b_npeer"), &op.require_field(i == 0 ? "a_peer" : "b_peer"), out);
 }
 

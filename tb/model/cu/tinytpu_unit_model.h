@@ -98,22 +98,20 @@ class TinyTpuUnitModel final : public UnitModel {
   void finish(ExecOutcome o);
   void fail(std::string_view fault, std::uint32_t detail) { finish({fault_result(fault, detail), true}); }
   noc::Flit request(std::uint32_t type, std::uint32_t txn, std::uint64_t addr) const;
-  /// A stream of `count` entries of `entry_words` words, `stride` words apart
-  /// (0: consecutive), numbered from `first_word` in their row.
+  /// A stream of `count` entries of `entry_words` words, `stride` words apart (0: consecutive).
   struct StreamGeometry {
-    int count = 1, entry_words = 1, stride = 0, first_word = 0;
+    int count = 1, entry_words = 1, stride = 0;
   };
   void read_stream(std::uint64_t addr, StreamGeometry g, std::uint32_t txn, const noc::Flit& inst,
                    const UnitField* npeer, const UnitField* peer, std::vector<noc::Flit>& out);
   void start_load(const noc::Flit& inst);
   void start_run(const noc::Flit& inst);
   void issue_load(std::vector<noc::Flit>& out);
-  /// Operand `which`'s rows [first, end): one stream for packed rows, else one a row.
   /// RUN's read of phase `p` (0 .. 2: see the .cpp): of A (operand 0) or B,
-  /// rows [first, end), entry_words a row from first_word on; entry_words 0:
-  /// nothing to read (a peer brings it, or no such rows or words).
+  /// rows [first, end), entry_words a row; entry_words 0: nothing to read (a
+  /// peer brings it, or the phase has no rows).
   struct RunRead {
-    int operand = 0, first = 0, end = 0, entry_words = 0, first_word = 0;
+    int operand = 0, first = 0, end = 0, entry_words = 0;
   };
   [[nodiscard]] RunRead run_read(int p) const;
   void issue_phase(int p, std::vector<noc::Flit>& out);  ///< run_read(p)'s stream, unless it reads nothing
@@ -155,7 +153,7 @@ class TinyTpuUnitModel final : public UnitModel {
   std::uint64_t addr_[3] = {};
   int stride_[3] = {}, m_ = 0, k_dim_ = 0, n_ = 0;
   bool recv_[2] = {};
-  int next_phase_ = 0;     ///< RUN's next read phase to issue (5: none left)
+  int next_phase_ = 0;     ///< RUN's next read phase to issue (kPhases: none left)
   bool run_used_ = false;  ///< a RUN past its checks: its rows' arrival is cleared when it ends
   std::vector<std::uint8_t> c_bytes_;   ///< the block's C, MAXDIM x MAXDIM, row-major
   std::vector<bool> c_stored_;          ///< which bytes the core stored
