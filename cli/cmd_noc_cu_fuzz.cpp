@@ -64,6 +64,7 @@ cu::StressRun run_rtl(const CuSystem& sys, const std::filesystem::path& sim, con
   k.latency = c.conditions.latency;
   k.ready_stall = c.conditions.ready_stall;
   k.valid_stall = c.conditions.valid_stall;
+  k.max_reads = c.conditions.max_reads;
   k.host_delay = c.conditions.host_delay;
   k.host_stall = c.conditions.host_stall;
   k.seed = c.conditions.seed;

@@ -84,10 +84,10 @@ CuSystemRun::CuSystemRun(const fs::path& sim, std::span<const std::uint8_t> imag
   const fs::path& dir = dir_->path();
   write_image(dir / "image.bin", image);
   write_file(dir / "run.txt",
-             fmt::format("{}\nimage {}\nlatency {}\nready_stall {}\nvalid_stall {}\nhost_delay {}\nhost_stall {}\n"
-                         "seed {}\nmax_cycles {}\n",
+             fmt::format("{}\nimage {}\nlatency {}\nready_stall {}\nvalid_stall {}\nmax_reads {}\nmax_writes {}\n"
+                         "host_delay {}\nhost_stall {}\nseed {}\nmax_cycles {}\n",
                          wire::kRunMagic, (dir / "image.bin").string(), c.latency, c.ready_stall, c.valid_stall,
-                         c.host_delay, c.host_stall, c.seed, c.timeout + 100000),
+                         c.max_reads, c.max_writes, c.host_delay, c.host_stall, c.seed, c.timeout + 100000),
              "rtl.io");
   ProcessSpec p;
   p.argv = {sim.string(), "--run", (dir / "run.txt").string(), "--result", (dir / "result.txt").string(),

@@ -47,6 +47,8 @@ struct CuSystemConditions {
   unsigned latency = 0;       ///< cycles from AR / last W to R / B, beyond the next cycle
   double ready_stall = 0.0;   ///< 0..1: ARREADY, AWREADY, WREADY withheld in a cycle
   double valid_stall = 0.0;   ///< 0..1: the raising of RVALID, BVALID delayed in a cycle
+  unsigned max_reads = 64;    ///< read bursts the memory accepts and has not answered
+  unsigned max_writes = 64;   ///< write bursts whose B is not taken
   unsigned host_delay = 0;    ///< the host's valids rise 0..host_delay cycles after they may
   double host_stall = 0.0;    ///< 0..1: the host's BREADY, RREADY withheld in a cycle
   std::uint64_t seed = 1;     ///< the memory's and the host's randomness, the random initial state

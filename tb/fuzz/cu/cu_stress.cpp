@@ -127,6 +127,7 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
   c.conditions.host_delay = rng.chance(1, 3) ? static_cast<unsigned>(rng.uniform(1, 6)) : 0;
   c.conditions.host_stall = rng.chance(1, 4) ? 0.3 : 0.0;
   c.conditions.seed = rng.next();
+  c.conditions.max_reads = rng.chance(1, 2) ? 64 : 8;
 
   const auto txn_max = static_cast<std::uint32_t>((1u << shape.codec->field("txn").width) - 1);
   std::set<std::uint32_t> known;
@@ -422,9 +423,13 @@ void write_stress_case(const StressShape& shape, const StressCase& c, const std:
   j["failure"] = failure;
   j["credits"] = c.credits;
   j["over_credit"] = c.over_credit;
-  j["conditions"] = {{"latency", c.conditions.latency},         {"ready_stall", c.conditions.ready_stall},
-                     {"valid_stall", c.conditions.valid_stall}, {"host_delay", c.conditions.host_delay},
-                     {"host_stall", c.conditions.host_stall},   {"seed", c.conditions.seed}};
+  j["conditions"] = {{"latency", c.conditions.latency},
+                     {"ready_stall", c.conditions.ready_stall},
+                     {"valid_stall", c.conditions.valid_stall},
+                     {"host_delay", c.conditions.host_delay},
+                     {"host_stall", c.conditions.host_stall},
+                     {"max_reads", c.conditions.max_reads},
+                     {"seed", c.conditions.seed}};
   j["memory_bytes"] = c.memory.size();
   nlohmann::ordered_json units = nlohmann::ordered_json::array();
   for (std::size_t u = 0; u < c.programs.size(); ++u) {

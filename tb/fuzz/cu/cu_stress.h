@@ -60,6 +60,7 @@ struct StressShape {
 struct StressConditions {
   unsigned latency = 0;
   double ready_stall = 0.0, valid_stall = 0.0;  ///< the AXI memory's
+  unsigned max_reads = 8;                       ///< read bursts the AXI memory accepts and has not answered
   unsigned host_delay = 0;
   double host_stall = 0.0;
   std::uint64_t seed = 1;
