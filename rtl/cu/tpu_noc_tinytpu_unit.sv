@@ -6,14 +6,16 @@
 //          entries, tagged from the `own` range: one request a round of
 //          the tags (the whole image, unless it is larger than the range).
 //   RUN    A's m rows and B's k rows by MEM_RD_REQ streams tagged A + row and
-//          B + row, in the order the unit's GEMM program reads them: B's
-//          first T rows, A's, the rest of B's (each one strided stream, a
-//          row an entry; the peers of a_peer / b_peer copied into each),
-//          unless a_recv / b_recv says a peer's multicast brings them.
-//          Where a peer brings A, the rest of B's is asked for once A is in
-//          (A's reader is then another unit at another agent port, and the
-//          core needs A first: on the memory they share, A's words go
-//          first); the core starts at
+//          B + row, in the order the unit's GEMM program reads them, the
+//          first word column first: word 0 of B's first T rows, of A's
+//          rows, of the rest of B's, then the other words of A's rows and
+//          of B's (each one strided stream, a row an entry; the peers of
+//          a_peer / b_peer copied into each), unless a_recv / b_recv says a
+//          peer's multicast brings them. Where a peer brings A, the rest of
+//          B's first words wait for A's first words and B's other words for
+//          all of A (A's reader is then another unit at another agent port,
+//          and the core needs A first: on the memory they share, A's words
+//          go first); the core starts at
 //          once, and an operand read of a row that has not arrived waits for
 //          it (bytes outside the block read as zeros). The core's C writes
 //          are merged into whole 32-byte words (a byte mask a word); the
@@ -181,16 +183,19 @@ module tpu_noc_tinytpu_unit #(
   endfunction
 
   // A stream read: `count` entries of `words` words from `addr`, `stride`
-  // words apart (0: consecutive), to the requester and the peers (the
+  // words apart (0: consecutive), their words numbered from `first` (the
+  // entry's place in its row), to the requester and the peers (the
   // instruction's {y, x} elements, copied by sub-field into the descriptor's).
   function automatic logic [FW-1:0] stream_req(input logic [AddrW-1:0] addr, input logic [CountW-1:0] count,
                                                input logic [WordsW-1:0] words, input logic [StrideW-1:0] stride,
-                                               input logic [TxnW-1:0] txn, input logic [NPeerW-1:0] npeer,
-                                               input logic [PeersW-1:0] peers);
+                                               input logic [WordsW-1:0] first, input logic [TxnW-1:0] txn,
+                                               input logic [NPeerW-1:0] npeer, input logic [PeersW-1:0] peers);
     logic [FW-1:0] f;
     f = header(tpu_noc_pkg::TYPE_MEM_RD_REQ, txn);
     f[tpu_noc_pkg::MEM_REQ_ENTRY_STRIDE_LSB +: tpu_noc_pkg::MEM_REQ_ENTRY_STRIDE_W] =
         tpu_noc_pkg::MEM_REQ_ENTRY_STRIDE_W'(stride);
+    f[tpu_noc_pkg::MEM_REQ_FIRST_WORD_LSB +: tpu_noc_pkg::MEM_REQ_FIRST_WORD_W] =
+        tpu_noc_pkg::MEM_REQ_FIRST_WORD_W'(first);
     f[tpu_noc_pkg::MEM_REQ_ADDR_LSB +: AddrW] = addr;
     f[tpu_noc_pkg::MEM_REQ_FLAGS_LSB + tpu_noc_pkg::MEM_REQ_FLAGS_STREAM_BIT] = 1'b1;
     f[tpu_noc_pkg::MEM_REQ_COUNT_LSB +: tpu_noc_pkg::MEM_REQ_COUNT_W] = count;
@@ -247,24 +252,24 @@ module tpu_noc_tinytpu_unit #(
   endfunction
 
   // RUN's reads come in the order the unit's GEMM program reads them
-  // (interleave_loads in gen/isa/programs.cpp): 0 B's first T rows, 1 A's
-  // rows, 2 the rest of B's; 3 none left. Each phase is one stream, a row an
-  // entry (entry_stride the row stride), whole rows: a row's words are one
-  // burst. (Word 0 of every row first would start the first mm after half
-  // the words, but its one-word entries are one-beat bursts, which lose
-  // more than that once memory has latency: docs/compute_units.md.) A phase
-  // is skipped when a peer brings its operand or it has no rows. b_head: the
-  // rows of phase 0.
-  localparam logic [2:0] PhNone = 3'd3;
+  // (interleave_loads in gen/isa/programs.cpp), its first word column
+  // first (the first four k-tiles of A, the first four column blocks of B):
+  //   0 word 0 of B's first T rows   1 word 0 of A's rows
+  //   2 word 0 of the rest of B's    3 the other words of A's rows
+  //   4 the other words of B's rows  5 none left
+  // Each phase is one stream, a row an entry (entry_stride the row stride,
+  // first_word the entry's first word in its row). A phase is skipped when
+  // a peer brings its operand or it has no words. b_head: the rows of phase 0.
+  localparam logic [2:0] PhNone = 3'd5;
   function automatic logic [DimW-1:0] b_head(input logic [DimW-1:0] k);
     b_head = (32'(k) < T) ? k : DimW'(T);
   endfunction
 
   function automatic logic phase_b(input logic [2:0] p);
-    phase_b = p != 3'd1;
+    phase_b = p == 3'd0 || p == 3'd2 || p == 3'd4;
   endfunction
 
-  // A phase's rows [first, end).
+  // A phase's rows [first, end), and its words a row: word 0 in phases 0 .. 2, the others in 3 and 4.
   function automatic logic [DimW-1:0] phase_first(input logic [2:0] p, input logic [DimW-1:0] k);
     phase_first = (p == 3'd2) ? b_head(k) : '0;
   endfunction
@@ -274,18 +279,17 @@ module tpu_noc_tinytpu_unit #(
     phase_end = (p == 3'd0) ? b_head(k) : (phase_b(p) ? k : m);
   endfunction
 
-  // Its words: rows x the operand's words a row (aw A's, bw B's).
-  function automatic logic [15:0] phase_words(input logic [2:0] p, input logic [DimW-1:0] m, input logic [DimW-1:0] k,
-                                              input logic [WordsW-1:0] aw, input logic [WordsW-1:0] bw);
-    phase_words = 16'((32'(phase_end(p, m, k)) - 32'(phase_first(p, k))) * (phase_b(p) ? 32'(bw) : 32'(aw)));
+  function automatic logic [WordsW-1:0] phase_words(input logic [2:0] p, input logic [WordsW-1:0] row_words);
+    phase_words = (p < 3'd3) ? WordsW'(1) : row_words - WordsW'(1);
   endfunction
 
-  // The first phase from `from` on the unit reads (a row has a word at least: m, k, n >= 1).
   function automatic logic [2:0] run_phase(input logic [2:0] from, input logic ar, input logic br,
-                                           input logic [DimW-1:0] m, input logic [DimW-1:0] k);
+                                           input logic [DimW-1:0] m, input logic [DimW-1:0] k,
+                                           input logic [WordsW-1:0] aw, input logic [WordsW-1:0] bw);
     run_phase = PhNone;
-    for (int p = 2; p >= 0; p--)
-      if (p >= 32'(from) && !(phase_b(3'(p)) ? br : ar) && phase_first(3'(p), k) < phase_end(3'(p), m, k))
+    for (int p = 4; p >= 0; p--)
+      if (p >= 32'(from) && !(phase_b(3'(p)) ? br : ar) && phase_first(3'(p), k) < phase_end(3'(p), m, k) &&
+          phase_words(3'(p), phase_b(3'(p)) ? bw : aw) != '0)
         run_phase = 3'(p);
   endfunction
 
@@ -680,23 +684,27 @@ module tpu_noc_tinytpu_unit #(
   assign mg_cw  = WordsW'(32'(mg_first) % RowWords);
 
   // Every row the RUN waits for is in: A's m rows of a_words, B's k rows of b_words.
-  logic rows_a_in, rows_b_in;
+  // col0_a_in: word 0 of each of A's rows is.
+  logic rows_a_in, rows_b_in, col0_a_in;
   always_comb begin
     rows_a_in = 1'b1;
     rows_b_in = 1'b1;
+    col0_a_in = 1'b1;
     for (int r = 0; r < MaxDim; r++)
       for (int w = 0; w < RowWords; w++) begin
         if (r < 32'(m_q) && w < 32'(a_words_q) && !a_arrived_q[r*RowWords + w]) rows_a_in = 1'b0;
         if (r < 32'(k_q) && w < 32'(b_words_q) && !b_arrived_q[r*RowWords + w]) rows_b_in = 1'b0;
+        if (r < 32'(m_q) && w == 0 && !a_arrived_q[r*RowWords]) col0_a_in = 1'b0;
       end
   end
 
   // RUN's reads go out in the order the program reads them. Where a peer
-  // brings A, the rest of B waits until A is in: the readers of A and of B
-  // are then different units on different agent ports, which share one
-  // memory, and A is what the core needs first.
+  // brings A, the rest of B's first words waits until A's are in, and the
+  // other words of B's rows until all of A is: the readers of A and of B are
+  // then different units on different agent ports, which share one memory,
+  // and A is what the core needs first.
   logic issue_gate, issue_go;
-  assign issue_gate = !(a_recv_q && issue_op_q == 3'd2 && !rows_a_in);
+  assign issue_gate = !(a_recv_q && ((issue_op_q == 3'd2 && !col0_a_in) || (issue_op_q == 3'd4 && !rows_a_in)));
   assign issue_go   = (state_q == SRunIssue || state_q == SRunCore) && issue_op_q != PhNone && issue_gate &&
                       send_free;
 
@@ -747,7 +755,8 @@ module tpu_noc_tinytpu_unit #(
   logic [2:0]  ans_op_q;
   logic [15:0] ans_got_q, ans_words;
   logic        own_error, ans_step, ans_refused;
-  assign ans_words   = phase_words(ans_op_q, m_q, k_q, a_words_q, b_words_q);
+  assign ans_words   = 16'((32'(phase_end(ans_op_q, m_q, k_q)) - 32'(phase_first(ans_op_q, k_q))) *
+                           32'(phase_words(ans_op_q, phase_b(ans_op_q) ? b_words_q : a_words_q)));
   assign own_error   = is_error && err_src == {tpu_noc_pkg::SRC_Y_W'(Y), tpu_noc_pkg::SRC_X_W'(X)};
   assign ans_refused = own_error && err_type != tpu_noc_pkg::TYPE_MEM_WR_REQ &&
                        err_rule != tpu_cu_pkg::AGENT_ERR_AXI_RESPONSE && ans_op_q != PhNone;
@@ -915,7 +924,7 @@ module tpu_noc_tinytpu_unit #(
       if (is_ack && acks_n != 16'd0) acks_n = acks_n - 16'd1;
       if (ans_step) begin
         if (ans_refused || ans_got_q + 16'd1 == ans_words) begin
-          ans_op_q  <= run_phase(ans_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q);
+          ans_op_q  <= run_phase(ans_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q, a_words_q, b_words_q);
           ans_got_q <= '0;
         end else begin
           ans_got_q <= ans_got_q + 16'd1;
@@ -994,7 +1003,7 @@ module tpu_noc_tinytpu_unit #(
       // RUN's reads, a request a cycle the flit register is free.
       if (issue_go) begin
         logic             isb;
-        logic [WordsW-1:0] words;
+        logic [WordsW-1:0] words, w0;
         logic [DimW-1:0]  first, rows;
         logic [StrideW-1:0] stride;
         logic [AddrW-1:0] base;
@@ -1003,7 +1012,8 @@ module tpu_noc_tinytpu_unit #(
         logic [TxnW-1:0]  tag;
         logic [31:0]      at_word;  // the first word's, from the operand's base
         isb    = phase_b(issue_op_q);
-        words  = isb ? b_words_q : a_words_q;
+        words  = phase_words(issue_op_q, isb ? b_words_q : a_words_q);
+        w0     = (issue_op_q < 3'd3) ? '0 : WordsW'(1);
         first  = phase_first(issue_op_q, k_q);
         rows   = phase_end(issue_op_q, m_q, k_q);
         stride = isb ? b_stride_q : a_stride_q;
@@ -1014,12 +1024,12 @@ module tpu_noc_tinytpu_unit #(
         peers  = isb ? PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_B_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_B_PEER_W))
                      : PeersW'(fld(inst_q, tpu_cu_pkg::TINYTPU_RUN_A_PEER_LSB, tpu_cu_pkg::TINYTPU_RUN_A_PEER_W));
         send_q      <= 1'b1;
-        at_word     = 32'(first) * 32'(stride);
+        at_word     = 32'(first) * 32'(stride) + 32'(w0);
         send_flit_q <= stream_req(base + AddrW'(at_word * WB),
-                                  CountW'(32'(rows) - 32'(first)), words, stride, TxnW'(32'(tag) + 32'(first)), npeer,
-                                  peers);
-        exp_n       = exp_n + phase_words(issue_op_q, m_q, k_q, a_words_q, b_words_q);
-        issue_op_q  <= run_phase(issue_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q);
+                                  CountW'(32'(rows) - 32'(first)), words, stride, w0, TxnW'(32'(tag) + 32'(first)),
+                                  npeer, peers);
+        exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
+        issue_op_q  <= run_phase(issue_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q, a_words_q, b_words_q);
       end
 
       unique case (state_q)
@@ -1121,8 +1131,8 @@ module tpu_noc_tinytpu_unit #(
                 b_recv_q    <= br;
                 a_words_q   <= words_of(k);
                 b_words_q   <= words_of(n);
-                issue_op_q  <= run_phase(3'd0, ar, br, m, k);
-                ans_op_q    <= run_phase(3'd0, ar, br, m, k);
+                issue_op_q  <= run_phase(3'd0, ar, br, m, k, words_of(k), words_of(n));
+                ans_op_q    <= run_phase(3'd0, ar, br, m, k, words_of(k), words_of(n));
                 ans_got_q   <= '0;
                 c_touched_q <= '0;
                 c_partial_q <= '0;
@@ -1145,7 +1155,7 @@ module tpu_noc_tinytpu_unit #(
             round = (32'(left) > LoadRound) ? LoadW'(LoadRound) : left;
             send_q       <= 1'b1;
             send_flit_q  <= stream_req(a_addr_q + AddrW'(32'(load_next_q) * WB), CountW'(round), WordsW'(1), '0,
-                                       TxnW'(OwnFirst), '0, '0);
+                                       '0, TxnW'(OwnFirst), '0, '0);
             exp_n        = exp_n + round;
             load_base_q  <= load_next_q;
             load_round_q <= round;

@@ -122,6 +122,7 @@ void TinyTpuUnitModel::read_stream(std::uint64_t addr, StreamGeometry g, std::ui
   codec_->set(f, "mem_req.count", static_cast<std::uint64_t>(g.count));
   codec_->set(f, "mem_req.entry_words", static_cast<std::uint64_t>(g.entry_words));
   codec_->set(f, "mem_req.entry_stride", static_cast<std::uint64_t>(g.stride));
+  codec_->set(f, "mem_req.first_word", static_cast<std::uint64_t>(g.first_word));
   if (npeer != nullptr && peer != nullptr) {
     const std::uint64_t n = field(inst, *npeer);
     codec_->set(f, "mem_req.n_peer", n);
@@ -185,7 +186,7 @@ void TinyTpuUnitModel::issue_load(std::vector<noc::Flit>& out) {
   const int round = std::min<int>(static_cast<int>(own.count), count_max);
   load_base_ = load_next_;
   const int end = std::min(mesh_words, load_next_ + round);
-  read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, {end - load_next_, 1, 0},
+  read_stream(load_addr_ + static_cast<std::uint64_t>(load_next_) * kWordBytes, {end - load_next_, 1, 0, 0},
               static_cast<std::uint32_t>(own.first), *inst_, nullptr, nullptr, out);
   load_next_ = end;
 }
@@ -242,11 +243,12 @@ bool TinyTpuUnitModel::first_opcode_undefined() const {
   return !p.instrs.empty() && isa_->opcode_of(p.instrs.front()) == nullptr;
 }
 
-// RUN's reads (the RTL's phases, run_phase): 0 B's first T rows, 1 A's
-// rows, 2 the rest of B's; each one strided stream, a whole row an entry.
+// RUN's reads (the RTL's phases, run_phase): 0 word 0 of B's first T rows, 1 word 0
+// of A's rows, 2 word 0 of the rest of B's, 3 the other words of A's rows,
+// 4 the other words of B's rows; each one strided stream, a row an entry.
 namespace {
-constexpr int kPhases = 3;
-constexpr bool phase_is_b(int p) { return p != 1; }
+constexpr int kPhases = 5;
+constexpr bool phase_is_b(int p) { return p == 0 || p == 2 || p == 4; }
 }  // namespace
 
 TinyTpuUnitModel::RunRead TinyTpuUnitModel::run_read(int p) const {
@@ -255,7 +257,10 @@ TinyTpuUnitModel::RunRead TinyTpuUnitModel::run_read(int p) const {
   const int head = std::min(k_dim_, t_);
   r.first = p == 2 ? head : 0;
   r.end = p == 0 ? head : (r.operand == 1 ? k_dim_ : m_);
-  r.entry_words = recv_[r.operand] || r.first >= r.end ? 0 : ceil_div(r.operand == 0 ? k_dim_ : n_, kWordBytes);
+  const int words = ceil_div(r.operand == 0 ? k_dim_ : n_, kWordBytes);  // a row's
+  r.first_word = p < 3 ? 0 : 1;
+  r.entry_words = p < 3 ? std::min(words, 1) : words - 1;
+  if (recv_[r.operand] || r.first >= r.end) r.entry_words = 0;
   return r;
 }
 
@@ -265,9 +270,17 @@ void TinyTpuUnitModel::issue_phase(int p, std::vector<noc::Flit>& out) {
   const int i = r.operand;
   const UnitOpcode& op = unit_->require_opcode("RUN");
   const auto tag = k_.tag(i == 0 ? "A" : "B");
-  read_stream(addr_[i] + static_cast<std::uint64_t>(r.first) * stride_[i] * kWordBytes,
-              {r.end - r.first, r.entry_words, stride_[i]}, static_cast<std::uint32_t>(tag.first + r.first), *inst_,
+  read_stream(addr_[i] + (static_cast<std::uint64_t>(r.first) * stride_[i] + static_cast<std::uint64_t>(r.first_word)) *
+                             kWordBytes,
+              {r.end - r.first, r.entry_words, stride_[i], r.first_word},
+              static_cast<std::uint32_t>(tag.first + r.first), *inst_,
               &op.require_field(i == 0 ? "a_npeer" : "b_npeer"), &op.require_field(i == 0 ? "a_peer" : "b_peer"), out);
+}
+
+bool TinyTpuUnitModel::col0_a_in() const {
+  for (int r = 0; r < m_; ++r)
+    if (!a_.arrived[static_cast<std::size_t>(r * row_words_)]) return false;
+  return true;
 }
 
 bool TinyTpuUnitModel::rows_in() const {
@@ -476,11 +489,12 @@ std::optional<ExecOutcome> TinyTpuUnitModel::poll(std::vector<noc::Flit>& out) {
         continue;
       case Phase::Rows:
         // In the order the unit's GEMM program (interleave_loads in
-        // gen/isa/programs.cpp) reads them (run_read's phases). Where a
-        // peer brings A, the rest of B's waits until A is in (A is what the
-        // core needs first, and its reader is another unit).
+        // gen/isa/programs.cpp) reads them, the first word column first (run_read's
+        // phases). Where a peer brings A, the rest of B's first words wait for A's
+        // first words, B's other words for all of A (A is what the core
+        // needs first, and its reader is another unit).
         while (next_phase_ < kPhases) {
-          if (recv_[0] && next_phase_ == 2 && !a_in()) break;
+          if (recv_[0] && ((next_phase_ == 2 && !col0_a_in()) || (next_phase_ == 4 && !a_in()))) break;
           issue_phase(next_phase_++, out);
         }
         if (!pending_.empty()) return std::nullopt;

@@ -7,12 +7,14 @@
 ///   LOAD   MEM_RD_REQ streams of one-word entries, tagged from the `own`
 ///          range (one request a round of the tags), into imem from word 0;
 ///   RUN    A's m rows and B's k rows by MEM_RD_REQ streams tagged A + row
-///          and B + row, in the order the unit's GEMM program reads them:
-///          B's first T rows, A's, the rest of B's (one strided stream
-///          each, a row an entry; the peers of a_peer/b_peer on each),
-///          unless a_recv / b_recv says a peer's multicast brings them.
-///          Where a peer brings A, the rest of B's waits until A is in, as
-///          the RTL's does. When every row is in, the core (the
+///          and B + row, in the order the unit's GEMM program reads them,
+///          the first word column first: word 0 of B's first T rows, of
+///          A's rows, of the rest of B's, then the other words of A's rows
+///          and of B's (one strided stream each, a row an entry; the peers
+///          of a_peer/b_peer on each), unless a_recv / b_recv says a peer's
+///          multicast brings them. Where a peer brings A, the rest of B's
+///          first words wait for A's first words, and B's other words for
+///          all of A, as the RTL's do. When every row is in, the core (the
 ///          bit-exact core model) runs the program in imem on A and B with
 ///          zeros outside the block; C's words the core stored bytes of
 ///          inside the block go out as MEM_WR_REQ bursts, a word stored only
@@ -98,23 +100,25 @@ class TinyTpuUnitModel final : public UnitModel {
   void finish(ExecOutcome o);
   void fail(std::string_view fault, std::uint32_t detail) { finish({fault_result(fault, detail), true}); }
   noc::Flit request(std::uint32_t type, std::uint32_t txn, std::uint64_t addr) const;
-  /// A stream of `count` entries of `entry_words` words, `stride` words apart (0: consecutive).
+  /// A stream of `count` entries of `entry_words` words, `stride` words apart
+  /// (0: consecutive), numbered from `first_word` in their row.
   struct StreamGeometry {
-    int count = 1, entry_words = 1, stride = 0;
+    int count = 1, entry_words = 1, stride = 0, first_word = 0;
   };
   void read_stream(std::uint64_t addr, StreamGeometry g, std::uint32_t txn, const noc::Flit& inst,
                    const UnitField* npeer, const UnitField* peer, std::vector<noc::Flit>& out);
   void start_load(const noc::Flit& inst);
   void start_run(const noc::Flit& inst);
   void issue_load(std::vector<noc::Flit>& out);
-  /// RUN's read of phase `p` (0 .. 2: see the .cpp): of A (operand 0) or B,
-  /// rows [first, end), entry_words a row; entry_words 0: nothing to read (a
-  /// peer brings it, or the phase has no rows).
+  /// RUN's read of phase `p` (0 .. 4: see the .cpp): of A (operand 0) or B,
+  /// rows [first, end), entry_words a row from first_word on; entry_words 0:
+  /// nothing to read (a peer brings it, or no such rows or words).
   struct RunRead {
-    int operand = 0, first = 0, end = 0, entry_words = 0;
+    int operand = 0, first = 0, end = 0, entry_words = 0, first_word = 0;
   };
   [[nodiscard]] RunRead run_read(int p) const;
   void issue_phase(int p, std::vector<noc::Flit>& out);  ///< run_read(p)'s stream, unless it reads nothing
+  [[nodiscard]] bool col0_a_in() const;                  ///< word 0 of A's rows is in
   [[nodiscard]] bool rows_in() const;
   [[nodiscard]] bool a_in() const;  ///< A's m rows are in
   /// The program in imem begins with an opcode the spec does not define.
@@ -153,7 +157,7 @@ class TinyTpuUnitModel final : public UnitModel {
   std::uint64_t addr_[3] = {};
   int stride_[3] = {}, m_ = 0, k_dim_ = 0, n_ = 0;
   bool recv_[2] = {};
-  int next_phase_ = 0;     ///< RUN's next read phase to issue (kPhases: none left)
+  int next_phase_ = 0;     ///< RUN's next read phase to issue (5: none left)
   bool run_used_ = false;  ///< a RUN past its checks: its rows' arrival is cleared when it ends
   std::vector<std::uint8_t> c_bytes_;   ///< the block's C, MAXDIM x MAXDIM, row-major
   std::vector<bool> c_stored_;          ///< which bytes the core stored
