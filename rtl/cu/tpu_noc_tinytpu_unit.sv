@@ -269,7 +269,7 @@ module tpu_noc_tinytpu_unit #(
     phase_b = p == 3'd0 || p == 3'd2 || p == 3'd4;
   endfunction
 
-  // A phase's rows [first, end), and its words a row: word 0 in phases 0 .. 2, the others in 3 and 4.
+  // A phase's rows [first, end).
   function automatic logic [DimW-1:0] phase_first(input logic [2:0] p, input logic [DimW-1:0] k);
     phase_first = (p == 3'd2) ? b_head(k) : '0;
   endfunction
@@ -279,8 +279,20 @@ module tpu_noc_tinytpu_unit #(
     phase_end = (p == 3'd0) ? b_head(k) : (phase_b(p) ? k : m);
   endfunction
 
+  // Its entries' first word in the row (word 0 in phases 0 .. 2, word 1 in 3 and 4), and their words.
+  function automatic logic [WordsW-1:0] phase_word0(input logic [2:0] p);
+    phase_word0 = (p < 3'd3) ? '0 : WordsW'(1);
+  endfunction
+
   function automatic logic [WordsW-1:0] phase_words(input logic [2:0] p, input logic [WordsW-1:0] row_words);
     phase_words = (p < 3'd3) ? WordsW'(1) : row_words - WordsW'(1);
+  endfunction
+
+  // Its words in all: rows x words an entry (aw A's words a row, bw B's).
+  function automatic logic [15:0] phase_total(input logic [2:0] p, input logic [DimW-1:0] m, input logic [DimW-1:0] k,
+                                              input logic [WordsW-1:0] aw, input logic [WordsW-1:0] bw);
+    phase_total = 16'((32'(phase_end(p, m, k)) - 32'(phase_first(p, k))) *
+                      32'(phase_words(p, phase_b(p) ? bw : aw)));
   endfunction
 
   function automatic logic [2:0] run_phase(input logic [2:0] from, input logic ar, input logic br,
@@ -755,8 +767,7 @@ module tpu_noc_tinytpu_unit #(
   logic [2:0]  ans_op_q;
   logic [15:0] ans_got_q, ans_words;
   logic        own_error, ans_step, ans_refused;
-  assign ans_words   = 16'((32'(phase_end(ans_op_q, m_q, k_q)) - 32'(phase_first(ans_op_q, k_q))) *
-                           32'(phase_words(ans_op_q, phase_b(ans_op_q) ? b_words_q : a_words_q)));
+  assign ans_words   = phase_total(ans_op_q, m_q, k_q, a_words_q, b_words_q);
   assign own_error   = is_error && err_src == {tpu_noc_pkg::SRC_Y_W'(Y), tpu_noc_pkg::SRC_X_W'(X)};
   assign ans_refused = own_error && err_type != tpu_noc_pkg::TYPE_MEM_WR_REQ &&
                        err_rule != tpu_cu_pkg::AGENT_ERR_AXI_RESPONSE && ans_op_q != PhNone;
@@ -1013,7 +1024,7 @@ module tpu_noc_tinytpu_unit #(
         logic [31:0]      at_word;  // the first word's, from the operand's base
         isb    = phase_b(issue_op_q);
         words  = phase_words(issue_op_q, isb ? b_words_q : a_words_q);
-        w0     = (issue_op_q < 3'd3) ? '0 : WordsW'(1);
+        w0     = phase_word0(issue_op_q);
         first  = phase_first(issue_op_q, k_q);
         rows   = phase_end(issue_op_q, m_q, k_q);
         stride = isb ? b_stride_q : a_stride_q;
@@ -1028,7 +1039,7 @@ module tpu_noc_tinytpu_unit #(
         send_flit_q <= stream_req(base + AddrW'(at_word * WB),
                                   CountW'(32'(rows) - 32'(first)), words, stride, w0, TxnW'(32'(tag) + 32'(first)),
                                   npeer, peers);
-        exp_n       = exp_n + 16'((32'(rows) - 32'(first)) * 32'(words));
+        exp_n       = exp_n + phase_total(issue_op_q, m_q, k_q, a_words_q, b_words_q);
         issue_op_q  <= run_phase(issue_op_q + 3'd1, a_recv_q, b_recv_q, m_q, k_q, a_words_q, b_words_q);
       end
 
