@@ -309,6 +309,8 @@ Command noc_command() {
               cu_fuzz->add_option("--max-cases", cf->max_cases, "write at most this many failing cases")
                   ->capture_default_str();
               cu_fuzz->add_option("--json", cf->json, "write the campaign's report as JSON (cases, failures, coverage)");
+              cu_fuzz->add_option("--trace", cu_opts->trace,
+                                  "write an FST waveform of the case's RTL run (its own simulator; with --count 1)");
               add_rtl_cache_flags(*cu_fuzz, cu_opts->rtl, "RTL engine");
             }
             return [gen, run, bench, fuzz, synth, dispatch, gemm, cu_fuzz, spec, load_error, o, r, b, fz, sy, cu_opts,

@@ -32,19 +32,13 @@ cu::StressShape stress_shape(const CuSystem& sys) {
   return s;
 }
 
-// A RUN whose rows never come faults after WAIT_LIMIT cycles (ROWS_MISSING)
-// and the core's watchdog fires after twice that: a short limit keeps those
-// cases short, but it must outlast the longest wait a legal RUN has, the core
-// waiting for a word of its block while every unit streams its own (A and B
-// of MAXDIM x MAXDIM each, under the case's latency and stalls). Twice
-// the words of every unit's block: 128 at T = 4 / MAXDIM = 16 on four units,
-// 2048 at MAXDIM = 64 (64 there made the core's watchdog fire on a legal RUN
-// whose words were still coming: CORE HANG where the model completes).
-std::int64_t stress_wait_limit(const CuSystem& sys) {
-  const std::int64_t maxdim = sys.isa.param("MAXDIM");
-  const std::int64_t block_words = 2 * maxdim * maxdim / sys.sysnode.word_bytes();
-  const auto units = static_cast<std::int64_t>(sys.layout.cores.size());
-  return std::max<std::int64_t>(64, 2 * units * block_words);
+// The campaign's WAIT_LIMIT (cu::stress_wait_limit): 2 x units x block words
+// x the slowest word, 640 at T = 4 / MAXDIM = 16 on four units, 10240 at
+// MAXDIM = 64. 2048 at MAXDIM = 64 (two cycles a word) made the core's
+// watchdog fire on a legal RUN under a memory taking one read at a time at
+// latency 18, CORE HANG where the model completes; 64 did so at latency.
+std::int64_t wait_limit(const CuSystem& sys) {
+  return cu::stress_wait_limit(sys.isa.param("MAXDIM"), sys.sysnode.word_bytes(), sys.layout.cores.size());
 }
 
 cu::StressRun run_model(const CuSystem& sys, const cu::StressCase& c) {
@@ -59,7 +53,7 @@ cu::StressRun run_model(const CuSystem& sys, const cu::StressCase& c) {
 }
 
 cu::StressRun run_rtl(const CuSystem& sys, const std::filesystem::path& sim, const cu::StressCase& c,
-                      std::uint64_t timeout, std::uint64_t& cycles) {
+                      const NocCuOpts& o, std::uint64_t& cycles) {
   sim::CuSystemConditions k;
   k.latency = c.conditions.latency;
   k.ready_stall = c.conditions.ready_stall;
@@ -68,7 +62,8 @@ cu::StressRun run_rtl(const CuSystem& sys, const std::filesystem::path& sim, con
   k.host_delay = c.conditions.host_delay;
   k.host_stall = c.conditions.host_stall;
   k.seed = c.conditions.seed;
-  k.timeout = timeout;
+  k.timeout = o.timeout;
+  k.trace = o.trace;
   sim::CuSystemRun run(sim, c.memory, k);
   cu::HostPort port = run.port();
   cu::StressRun r;
@@ -88,8 +83,11 @@ cu::StressRun run_rtl(const CuSystem& sys, const std::filesystem::path& sim, con
 int run_noc_cu_fuzz(const Context& ctx, const NocSpec& spec, const NocOpts& o, const NocCuOpts& copts,
                     const NocCuFuzzOpts& f, const std::string& command) {
   NocCuOpts c = copts;
+  if (!c.trace.empty() && f.count != 1)
+    throw Error("cli.usage",
+                fmt::format("noc cu-fuzz: --trace writes one case's waveform; give --count 1 (not {})", f.count));
   if (!c.cu_params.count("WAIT_LIMIT"))
-    c.cu_params["WAIT_LIMIT"] = std::to_string(stress_wait_limit(CuSystem(ctx, spec, o, c)));
+    c.cu_params["WAIT_LIMIT"] = std::to_string(wait_limit(CuSystem(ctx, spec, o, c)));
   const CuSystem sys(ctx, spec, o, c);
   const std::filesystem::path sim = CuSystemRtl(sys, c).sim;
   const cu::StressShape shape = stress_shape(sys);
@@ -109,7 +107,7 @@ int run_noc_cu_fuzz(const Context& ctx, const NocSpec& spec, const NocOpts& o, c
         Rng rng(seed);
         Outcome out{cu::random_stress_case(rng, shape, seed), {}, 0};
         const cu::StressRun model = run_model(sys, out.c);
-        const cu::StressRun rtl = run_rtl(sys, sim, out.c, c.timeout, out.cycles);
+        const cu::StressRun rtl = run_rtl(sys, sim, out.c, c, out.cycles);
         mine.add(shape, out.c, rtl);
         out.failure = cu::judge_stress(shape, out.c, model, rtl);
         return out;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "cu_test_support.h"
 #include "fuzz/cu/cu_stress.h"
@@ -89,6 +90,29 @@ TEST_CASE("cu stress: a case is a pure function of its seed, and fits the stagin
       CHECK(a.credits == rig.shape.inst_depth);
   }
   CHECK(rig.draw(1).programs != rig.draw(2).programs);
+}
+
+TEST_CASE("cu stress: the memories drawn are those the campaign's WAIT_LIMIT is sized for", "[cu][stress]") {
+  // A one-word read in the slowest memory drawn takes stress_word_cycles(),
+  // stalls aside; a memory slower than that made the core's watchdog fire on
+  // a legal RUN (cli/cmd_noc_cu_fuzz.cpp).
+  const StressRig rig;
+  std::set<unsigned> reads;
+  bool latency = false, few_at_latency = false;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed) {
+    const StressConditions k = rig.draw(seed).conditions;
+    INFO("seed " << seed << ": latency " << k.latency << ", " << k.max_reads << " reads");
+    reads.insert(k.max_reads);
+    CHECK(k.latency <= kMaxLatency);
+    CHECK((k.latency + 2 + k.max_reads - 1) / k.max_reads <= stress_word_cycles());
+    latency = latency || k.latency > kFewReadsLatency;
+    few_at_latency = few_at_latency || (k.max_reads < 8 && k.latency > 0);
+  }
+  CHECK(reads == std::set<unsigned>{1, 2, 3, 8, 64});
+  CHECK(latency);
+  CHECK(few_at_latency);
+  CHECK(stress_wait_limit(16, 32, 4) == 2 * 4 * 16 * stress_word_cycles());
+  CHECK(stress_wait_limit(4, 32, 1) == 64);
 }
 
 TEST_CASE("cu stress: the model's own runs hold every retirement rule", "[cu][stress]") {

@@ -107,6 +107,18 @@ std::size_t StressCase::instructions() const {
   return n;
 }
 
+unsigned stress_word_cycles() {
+  // The slowest of each kind of memory drawn: kMaxLatency with 8 reads at a
+  // time, and kFewReadsLatency with one.
+  auto word = [](unsigned latency, unsigned reads) { return (latency + 2 + reads - 1) / reads; };
+  return std::max(word(kMaxLatency, 8), word(kFewReadsLatency, 1));
+}
+
+std::int64_t stress_wait_limit(std::int64_t maxdim, std::int64_t word_bytes, std::size_t units) {
+  const std::int64_t block_words = 2 * maxdim * maxdim / word_bytes;
+  return std::max<std::int64_t>(64, 2 * static_cast<std::int64_t>(units) * block_words * stress_word_cycles());
+}
+
 StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t seed) {
   const UnitSpec& unit = shape.cu->require_unit("tinytpu");
   const Geometry g = geometry(shape);
@@ -121,13 +133,18 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
   for (auto& byte : c.memory) byte = static_cast<std::uint8_t>(rng.next());
   c.over_credit = rng.chance(1, 6);
   c.credits = c.over_credit ? shape.inst_depth + static_cast<int>(rng.uniform(1, 4)) : shape.inst_depth;
-  c.conditions.latency = rng.chance(1, 2) ? static_cast<unsigned>(rng.small(1, 24)) : 0;
+  c.conditions.latency = rng.chance(1, 2) ? static_cast<unsigned>(rng.small(1, kMaxLatency)) : 0;
   c.conditions.ready_stall = rng.chance(1, 3) ? 0.25 : 0.0;
   c.conditions.valid_stall = rng.chance(1, 3) ? 0.25 : 0.0;
   c.conditions.host_delay = rng.chance(1, 3) ? static_cast<unsigned>(rng.uniform(1, 6)) : 0;
   c.conditions.host_stall = rng.chance(1, 4) ? 0.3 : 0.0;
   c.conditions.seed = rng.next();
-  c.conditions.max_reads = rng.chance(1, 2) ? 64 : 8;
+  if (rng.chance(1, 4)) {
+    c.conditions.max_reads = static_cast<unsigned>(rng.uniform(1, 3));
+    c.conditions.latency = std::min(c.conditions.latency, kFewReadsLatency);
+  } else {
+    c.conditions.max_reads = rng.chance(1, 2) ? 64 : 8;
+  }
 
   const auto txn_max = static_cast<std::uint32_t>((1u << shape.codec->field("txn").width) - 1);
   std::set<std::uint32_t> known;
@@ -463,7 +480,8 @@ StressCoverage::StressCoverage(const StressShape& shape) : fuzz::BinCoverage("th
   for (const auto& f : shape.cu->cu_base.faults) declare("fault/" + f.name);
   for (const char* s : {"SIG_INST_COMPLETE", "SIG_BATCH_COMPLETE", "SIG_FAULT"}) declare(fmt::format("signal/{}", s));
   for (const char* e : {"DONE", "FAULT", "ENDED"}) declare(fmt::format("end/{}", e));
-  for (const char* k : {"over_credit", "latency", "stalls", "host_pace"}) declare(fmt::format("case/{}", k));
+  for (const char* k : {"over_credit", "latency", "few_reads", "stalls", "host_pace"})
+    declare(fmt::format("case/{}", k));
 }
 
 void StressCoverage::add(const StressShape& shape, const StressCase& c, const StressRun& rtl) {
@@ -493,6 +511,7 @@ void StressCoverage::add(const StressShape& shape, const StressCase& c, const St
     if (bins().count("end/" + e.state)) hit("end/" + e.state);
   if (c.over_credit) hit("case/over_credit");
   if (c.conditions.latency > 0) hit("case/latency");
+  if (c.conditions.max_reads < 8) hit("case/few_reads");
   if (c.conditions.ready_stall > 0 || c.conditions.valid_stall > 0) hit("case/stalls");
   if (c.conditions.host_delay > 0 || c.conditions.host_stall > 0) hit("case/host_pace");
 }

@@ -45,6 +45,26 @@ namespace tpugen::cu {
 /// The most instructions a unit's program has.
 inline constexpr int kMaxProgram = 12;
 
+/// The memory a case draws (StressConditions): latency 0, or 1 .. kMaxLatency
+/// cycles; 8 or 64 read bursts accepted at once, or in one case in four 1 ..
+/// 3 (a memory that takes one or two reads at a time, its ARREADY low behind
+/// them) at a latency of at most kFewReadsLatency.
+inline constexpr unsigned kMaxLatency = 24;
+inline constexpr unsigned kFewReadsLatency = 3;
+
+/// The cycles a one-word read takes, stalls aside, in the slowest memory a
+/// case draws: one-beat bursts, `reads` at a time, each answered latency + 2
+/// cycles after its AR (rounded up).
+[[nodiscard]] unsigned stress_word_cycles();
+
+/// The WAIT_LIMIT a campaign builds its units with (a ROWS_MISSING case
+/// ends after it; the core's watchdog is twice it): it must outlast the
+/// longest wait a legal RUN has, the core waiting for the last word of its
+/// block while every unit streams its own (A and B of MAXDIM x MAXDIM each)
+/// through the slowest memory drawn. Twice that: 2 x units x block words x
+/// stress_word_cycles(), at least 64.
+[[nodiscard]] std::int64_t stress_wait_limit(std::int64_t maxdim, std::int64_t word_bytes, std::size_t units);
+
 /// What a case is drawn for: the system and its build.
 struct StressShape {
   const Isa* isa = nullptr;
@@ -130,7 +150,7 @@ void write_stress_case(const StressShape& shape, const StressCase& c, const std:
 /// code but ROW_TWICE, and the wrapper's INST_OVERFLOW> (seen on
 /// the RTL), signal/<each
 /// retirement signal>, end/<DONE, FAULT, ENDED>, case/<over_credit, latency,
-/// stalls, every unit busy>.
+/// few_reads, stalls, host_pace>.
 class StressCoverage : public fuzz::BinCoverage {
  public:
   explicit StressCoverage(const StressShape& shape);
