@@ -6,8 +6,9 @@
 // memory or a fault's detail that differs between the engines).
 #include <fmt/format.h>
 
-#include <catch2/catch.hpp>
 #include <set>
+
+#include <catch2/catch.hpp>
 
 #include "cu_test_support.h"
 #include "fuzz/cu/cu_stress.h"
