@@ -32,11 +32,11 @@ cu::StressShape stress_shape(const CuSystem& sys) {
   return s;
 }
 
-// The campaign's WAIT_LIMIT (cu::stress_wait_limit): 2 x units x block words
-// x the slowest word, 640 at T = 4 / MAXDIM = 16 on four units, 10240 at
-// MAXDIM = 64. 2048 at MAXDIM = 64 (two cycles a word) made the core's
-// watchdog fire on a legal RUN under a memory taking one read at a time at
-// latency 18, CORE HANG where the model completes; 64 did so at latency.
+// The campaign's WAIT_LIMIT (cu::stress_wait_limit): 640 at T = 4 /
+// MAXDIM = 16 on four units, 10240 at MAXDIM = 64. Shorter ones made the
+// core's watchdog fire on a legal RUN (CORE HANG where the model completes):
+// 64 under latency, 2048 (two cycles a word) under a memory taking one read
+// at a time at latency 18.
 std::int64_t wait_limit(const CuSystem& sys) {
   return cu::stress_wait_limit(sys.isa.param("MAXDIM"), sys.sysnode.word_bytes(), sys.layout.cores.size());
 }

@@ -108,10 +108,10 @@ std::size_t StressCase::instructions() const {
 }
 
 unsigned stress_word_cycles() {
-  // The slowest of each kind of memory drawn: kMaxLatency with 8 reads at a
-  // time, and kFewReadsLatency with one.
+  // The slowest of each kind of memory drawn: kMaxLatency with kManyReads
+  // reads at a time, and kFewReadsLatency with one.
   auto word = [](unsigned latency, unsigned reads) { return (latency + 2 + reads - 1) / reads; };
-  return std::max(word(kMaxLatency, 8), word(kFewReadsLatency, 1));
+  return std::max(word(kMaxLatency, kManyReads), word(kFewReadsLatency, 1));
 }
 
 std::int64_t stress_wait_limit(std::int64_t maxdim, std::int64_t word_bytes, std::size_t units) {
@@ -140,10 +140,10 @@ StressCase random_stress_case(Rng& rng, const StressShape& shape, std::uint64_t 
   c.conditions.host_stall = rng.chance(1, 4) ? 0.3 : 0.0;
   c.conditions.seed = rng.next();
   if (rng.chance(1, 4)) {
-    c.conditions.max_reads = static_cast<unsigned>(rng.uniform(1, 3));
+    c.conditions.max_reads = static_cast<unsigned>(rng.uniform(1, kFewReadsMax));
     c.conditions.latency = std::min(c.conditions.latency, kFewReadsLatency);
   } else {
-    c.conditions.max_reads = rng.chance(1, 2) ? 64 : 8;
+    c.conditions.max_reads = rng.chance(1, 2) ? kManyReadsMax : kManyReads;
   }
 
   const auto txn_max = static_cast<std::uint32_t>((1u << shape.codec->field("txn").width) - 1);
@@ -511,7 +511,7 @@ void StressCoverage::add(const StressShape& shape, const StressCase& c, const St
     if (bins().count("end/" + e.state)) hit("end/" + e.state);
   if (c.over_credit) hit("case/over_credit");
   if (c.conditions.latency > 0) hit("case/latency");
-  if (c.conditions.max_reads < 8) hit("case/few_reads");
+  if (c.conditions.max_reads <= kFewReadsMax) hit("case/few_reads");
   if (c.conditions.ready_stall > 0 || c.conditions.valid_stall > 0) hit("case/stalls");
   if (c.conditions.host_delay > 0 || c.conditions.host_stall > 0) hit("case/host_pace");
 }

@@ -46,10 +46,14 @@ namespace tpugen::cu {
 inline constexpr int kMaxProgram = 12;
 
 /// The memory a case draws (StressConditions): latency 0, or 1 .. kMaxLatency
-/// cycles; 8 or 64 read bursts accepted at once, or in one case in four 1 ..
-/// 3 (a memory that takes one or two reads at a time, its ARREADY low behind
-/// them) at a latency of at most kFewReadsLatency.
+/// cycles; kManyReads or kManyReadsMax read bursts accepted at once, or in
+/// one case in four 1 .. kFewReadsMax (a memory that takes one or two reads
+/// at a time, its ARREADY low behind them) at a latency of at most
+/// kFewReadsLatency.
 inline constexpr unsigned kMaxLatency = 24;
+inline constexpr unsigned kManyReads = 8;
+inline constexpr unsigned kManyReadsMax = 64;
+inline constexpr unsigned kFewReadsMax = 3;
 inline constexpr unsigned kFewReadsLatency = 3;
 
 /// The cycles a one-word read takes, stalls aside, in the slowest memory a
